@@ -1,0 +1,172 @@
+import type {
+	IAuthenticateGeneric,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IDataObject,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
+
+const REGION_HOSTS: Record<string, string> = {
+	us: 'https://api.wootric.com',
+	eu: 'https://api.wootric.eu',
+	au: 'https://api.wootric.au',
+};
+
+/** The host serving an account: the chosen region, or the one its account token names (`NPS-EU…`, `NPS-AU…`). */
+export function wootricBaseUrl(credentials: ICredentialDataDecryptedObject): string {
+	const region = String(credentials.region ?? 'auto');
+	if (region === 'custom') return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
+	if (region !== 'auto') return REGION_HOSTS[region] ?? REGION_HOSTS.us;
+	const prefix = /^NPS-(EU|AU)-?/i.exec(String(credentials.accountToken ?? '').trim());
+	return prefix ? REGION_HOSTS[prefix[1].toLowerCase()] : REGION_HOSTS.us;
+}
+
+interface TokenResponse {
+	access_token: string;
+	refresh_token?: string;
+}
+
+export class WootricApi implements ICredentialType {
+	name = 'wootricApi';
+
+	displayName = 'Wootric API';
+
+	icon = { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' } as const;
+
+	documentationUrl = 'https://docs.wootric.com/api/';
+
+	properties: INodeProperties[] = [
+		{
+			displayName: 'Authentication',
+			name: 'grantType',
+			type: 'options',
+			options: [
+				{ name: 'Password', value: 'password', description: 'Sign in with the account email and password' },
+				{ name: 'Client Credentials', value: 'clientCredentials', description: 'Use an API client ID and secret' },
+			],
+			default: 'password',
+		},
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			required: true,
+			displayOptions: { show: { grantType: ['password'] } },
+		},
+		{
+			displayName: 'Password',
+			name: 'password',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { grantType: ['password'] } },
+		},
+		{
+			displayName: 'Client ID',
+			name: 'clientId',
+			type: 'string',
+			default: '',
+			required: true,
+			displayOptions: { show: { grantType: ['clientCredentials'] } },
+		},
+		{
+			displayName: 'Client Secret',
+			name: 'clientSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			required: true,
+			displayOptions: { show: { grantType: ['clientCredentials'] } },
+		},
+		{
+			displayName: 'Account Token',
+			name: 'accountToken',
+			type: 'string',
+			default: '',
+			placeholder: 'NPS-EU-1a2b3c4d',
+			description:
+				'Your account token (Settings → Installation). Needed when your login has several accounts; also tells the region in Auto mode.',
+		},
+		{
+			displayName: 'Region',
+			name: 'region',
+			type: 'options',
+			options: [
+				{ name: 'Auto (From Account Token)', value: 'auto' },
+				{ name: 'US', value: 'us' },
+				{ name: 'EU', value: 'eu' },
+				{ name: 'AU', value: 'au' },
+				{ name: 'Custom Base URL', value: 'custom' },
+			],
+			default: 'auto',
+			description: 'Auto picks EU or AU for account tokens starting NPS-EU or NPS-AU, US otherwise',
+		},
+		{
+			displayName: 'Base URL',
+			name: 'baseUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'http://127.0.0.1:4010',
+			required: true,
+			description: 'For proxies and the local sandbox: the host serving /oauth/token and /v1',
+			displayOptions: { show: { region: ['custom'] } },
+		},
+		{
+			displayName: 'Access Token',
+			name: 'accessToken',
+			type: 'hidden',
+			typeOptions: { expirable: true, password: true },
+			default: '',
+		},
+		{
+			displayName: 'Refresh Token',
+			name: 'refreshToken',
+			type: 'hidden',
+			typeOptions: { password: true },
+			default: '',
+		},
+	];
+
+	/** n8n calls this when the access token is empty or a request answered 401; what it returns is saved. */
+	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
+		const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
+		const requestToken = async (body: IDataObject, qs: IDataObject = {}) =>
+			(await this.helpers.httpRequest({ method: 'POST', url: tokenUrl, body, qs, json: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } })) as TokenResponse;
+
+		let token: TokenResponse | undefined;
+		if (credentials.refreshToken) {
+			// A stored refresh token can be revoked or rotated elsewhere: fall back to the configured grant.
+			token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken }).catch(() => undefined);
+		}
+		if (!token) {
+			token =
+				credentials.grantType === 'clientCredentials'
+					? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
+					: await requestToken(
+							{ grant_type: 'password', username: credentials.email, password: credentials.password },
+							credentials.accountToken ? { account_token: credentials.accountToken } : {},
+						);
+		}
+		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '' };
+	}
+
+	authenticate: IAuthenticateGeneric = {
+		type: 'generic',
+		properties: {
+			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
+		},
+	};
+
+	test: ICredentialTestRequest = {
+		request: {
+			baseURL:
+				'={{ $credentials.region === "custom" ? $credentials.baseUrl.replace(/\\/+$/, "") : $credentials.region === "eu" || ($credentials.region === "auto" && /^NPS-EU/i.test($credentials.accountToken.trim())) ? "https://api.wootric.eu" : $credentials.region === "au" || ($credentials.region === "auto" && /^NPS-AU/i.test($credentials.accountToken.trim())) ? "https://api.wootric.au" : "https://api.wootric.com" }}',
+			url: '/v1/segments',
+		},
+	};
+}
