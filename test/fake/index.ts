@@ -1,0 +1,9 @@
+export { FakeWootric, startFakeWootric, type FakeCredentials, type FakeWootricOptions } from './server';
+export type { FakeRequest } from './http';
+export type { Fault, FaultRule } from './faults';
+export { seedDemoData } from './seed';
+export { createEndUser } from './resources/end-users';
+export { addResponse } from './resources/responses';
+export { addDecline } from './resources/declines';
+export { MAX_CSV_ROWS, MAX_SURVEY_EMAILS } from './resources/email-surveys';
+export { MAX_PAGE, MAX_PER_PAGE } from './listing';

@@ -1,0 +1,88 @@
+import { formatDatetime } from '../datetime';
+import { created, noContent, ok, route, type ApiCall, type Route } from '../http';
+import { listPage } from '../listing';
+import { paramsOf } from '../params';
+import type { Account, Decline, FakeStore } from '../store';
+import { endUserById } from './end-users';
+import { historicalPropertiesEdit, propertiesOnCreate, recordOf, SURVEY_RECORD_LIST_RULES } from './survey-records';
+
+export function declineView(account: Account, decline: Decline) {
+	const offset = account.utcOffsetMinutes;
+	return {
+		id: decline.id,
+		end_user_id: decline.endUserId,
+		survey_id: decline.surveyId,
+		ip_address: decline.ipAddress,
+		origin_url: decline.originUrl,
+		created_at: formatDatetime(decline.createdAt, offset, 'spaceOffset'),
+		updated_at: formatDatetime(decline.updatedAt, offset, 'spaceOffset'),
+		end_user: { properties: decline.endUserProperties },
+	};
+}
+
+function listDeclines(call: ApiCall, endUserId?: number) {
+	const declines = [...call.account.declines.values()].filter((decline) => endUserId === undefined || decline.endUserId === endUserId);
+	return ok(listPage(declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES).map((decline) => declineView(call.account, decline)));
+}
+
+function get(call: ApiCall) {
+	return ok(declineView(call.account, recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId)));
+}
+
+/** Stores a decline with the service's defaults; for the create endpoint, the seed and tests that insert in bulk. */
+export function addDecline(account: Account, store: FakeStore, fields: Pick<Decline, 'endUserId'> & Partial<Decline>): Decline {
+	const now = store.clock.now();
+	const decline: Decline = {
+		id: store.nextId(),
+		surveyId: store.nextId(),
+		channel: 'web',
+		ipAddress: null,
+		originUrl: null,
+		createdAt: now,
+		updatedAt: now,
+		endUserProperties: {},
+		...fields,
+	};
+	account.declines.set(decline.id, decline);
+	const user = account.endUsers.get(decline.endUserId);
+	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, decline.createdAt);
+	return decline;
+}
+
+function create(call: ApiCall) {
+	const user = endUserById(call, call.pathParams.endUserId);
+	const params = paramsOf(call.request.params);
+	const now = call.store.clock.now();
+	const decline = addDecline(call.account, call.store, {
+		endUserId: user.id,
+		ipAddress: params.string('ip_address') ?? null,
+		originUrl: params.string('origin_url') ?? null,
+		createdAt: params.integer('created_at', { min: 0 }) ?? now,
+		endUserProperties: propertiesOnCreate(params, user, now),
+	});
+	return created(declineView(call.account, decline));
+}
+
+function update(call: ApiCall) {
+	const decline = recordOf(call.account.declines, call.pathParams.id);
+	const properties = historicalPropertiesEdit(call, paramsOf(call.request.params));
+	if (properties) decline.endUserProperties = properties;
+	decline.updatedAt = call.store.clock.now();
+	return noContent();
+}
+
+function remove(call: ApiCall) {
+	const decline = recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId);
+	call.account.declines.delete(decline.id);
+	return noContent();
+}
+
+export const declineRoutes: Route[] = [
+	route('GET', '/v1/declines', (call) => listDeclines(call)),
+	// The spec's example path; its reference table says /v1/responses/<id>, which updates responses.
+	route('PUT', '/v1/declines/:id', update),
+	route('GET', '/v1/end_users/:endUserId/declines', (call) => listDeclines(call, endUserById(call, call.pathParams.endUserId).id)),
+	route('POST', '/v1/end_users/:endUserId/declines', create),
+	route('GET', '/v1/end_users/:endUserId/declines/:id', get),
+	route('DELETE', '/v1/end_users/:endUserId/declines/:id', remove),
+];

@@ -1,0 +1,46 @@
+import { formatDatetime } from '../datetime';
+import { ok, route, type ApiCall, type Route } from '../http';
+import { paramsOf } from '../params';
+import type { EndUserSettings } from '../store';
+import { endUserById } from './end-users';
+
+const WRITABLE_FLAGS = ['email_nps', 'mobile_nps', 'web_nps', 'force_web_survey', 'force_mobile_survey'] as const;
+
+/** The `settings` hash inside an end user. */
+export function settingsSummary(settings: EndUserSettings) {
+	const { email_nps, mobile_nps, web_nps, force_mobile_survey, force_web_survey, surveys_disabled_by_end_user } = settings;
+	return { email_nps, mobile_nps, web_nps, force_mobile_survey, force_web_survey, surveys_disabled_by_end_user };
+}
+
+/** The settings body carries only these fields in use; GET and PUT show datetimes in different forms. */
+function settingsView(call: ApiCall, endUserId: number, settings: EndUserSettings, form: 'spaceColonOffset' | 'isoMillis') {
+	const offset = call.account.utcOffsetMinutes;
+	return {
+		id: settings.id,
+		end_user_id: endUserId,
+		created_at: formatDatetime(settings.createdAt, offset, form),
+		updated_at: formatDatetime(settings.updatedAt, offset, form),
+		email_nps: settings.email_nps,
+	};
+}
+
+function get(call: ApiCall) {
+	const user = endUserById(call, call.pathParams.endUserId);
+	return ok(settingsView(call, user.id, user.settings, 'spaceColonOffset'));
+}
+
+function update(call: ApiCall) {
+	const user = endUserById(call, call.pathParams.endUserId);
+	const params = paramsOf(call.request.params);
+	for (const flag of WRITABLE_FLAGS) {
+		const value = params.boolean(flag);
+		if (value !== undefined) user.settings[flag] = value;
+	}
+	user.settings.updatedAt = call.store.clock.now();
+	return ok(settingsView(call, user.id, user.settings, 'isoMillis'));
+}
+
+export const endUserSettingsRoutes: Route[] = [
+	route('GET', '/v1/end_users/:endUserId/settings', get),
+	route('PUT', '/v1/end_users/:endUserId/settings', update),
+];

@@ -1,0 +1,156 @@
+import { formatDatetime } from '../datetime';
+import { created, noContent, ok, route, type ApiCall, type Route } from '../http';
+import { listPage, type ListRules } from '../listing';
+import { paramsOf } from '../params';
+import type { Account, FakeStore, SurveyResponse } from '../store';
+import { endUserById } from './end-users';
+import { historicalPropertiesEdit, propertiesOnCreate, recordOf, SURVEY_RECORD_LIST_RULES } from './survey-records';
+
+export type NpsCategory = 'detractors' | 'passives' | 'promoters';
+
+/** Detractors 0–6, passives 7–8, promoters 9–10. */
+export function npsCategory(score: number): NpsCategory {
+	return score <= 6 ? 'detractors' : score <= 8 ? 'passives' : 'promoters';
+}
+
+export function responseView(account: Account, response: SurveyResponse) {
+	const offset = account.utcOffsetMinutes;
+	return {
+		id: response.id,
+		end_user_id: response.endUserId,
+		survey_id: response.surveyId,
+		score: response.score,
+		text: response.text,
+		completed: response.completed,
+		excluded_from_calculations: response.excludedFromCalculations,
+		ip_address: response.ipAddress,
+		origin_url: response.originUrl,
+		created_at: formatDatetime(response.createdAt, offset, 'spaceOffset'),
+		updated_at: formatDatetime(response.updatedAt, offset, 'spaceOffset'),
+		tags: response.tags,
+		notes: response.notes,
+		end_user: { properties: response.endUserProperties },
+	};
+}
+
+/** The `last_response` hash inside an end user. */
+export function responseSummary(response: SurveyResponse) {
+	return { id: String(response.id), score: response.score, text: response.text, survey: { channel: response.channel } };
+}
+
+export function latestResponse(account: Account, endUserId: number): SurveyResponse | undefined {
+	let latest: SurveyResponse | undefined;
+	for (const response of account.responses.values()) {
+		if (response.endUserId !== endUserId) continue;
+		if (!latest || response.createdAt > latest.createdAt || (response.createdAt === latest.createdAt && response.id > latest.id)) latest = response;
+	}
+	return latest;
+}
+
+/** The category lists take page, per_page, created and sort_order only. */
+const CATEGORY_LIST_RULES: ListRules<SurveyResponse> = {
+	...SURVEY_RECORD_LIST_RULES,
+	timeFilters: { created: (response) => response.createdAt },
+	sortKeyAccepted: false,
+};
+
+/** Lists leave out responses excluded from calculations unless excluded_from_calculations=true. */
+function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory) {
+	const params = paramsOf(call.request.params);
+	const includeExcluded = category ? false : (params.boolean('excluded_from_calculations') ?? false);
+	const responses = [...call.account.responses.values()].filter(
+		(response) =>
+			(endUserId === undefined || response.endUserId === endUserId) &&
+			(includeExcluded || !response.excludedFromCalculations) &&
+			(category === undefined || npsCategory(response.score) === category),
+	);
+	const rules = category ? CATEGORY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
+	return ok(listPage(responses, params, rules).map((response) => responseView(call.account, response)));
+}
+
+const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>
+	listResponses(call, endUserById(call, call.pathParams.endUserId).id, category);
+
+function get(call: ApiCall) {
+	return ok(responseView(call.account, recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId)));
+}
+
+/** Stores a response with the service's defaults; for the create endpoint, the seed and tests that insert in bulk. */
+export function addResponse(
+	account: Account,
+	store: FakeStore,
+	fields: Pick<SurveyResponse, 'endUserId' | 'score'> & Partial<SurveyResponse>,
+): SurveyResponse {
+	const now = store.clock.now();
+	const response: SurveyResponse = {
+		id: store.nextId(),
+		surveyId: store.nextId(),
+		channel: 'web',
+		text: null,
+		completed: true,
+		excludedFromCalculations: false,
+		ipAddress: '203.0.113.7',
+		originUrl: 'https://app.example.com/',
+		createdAt: now,
+		updatedAt: now,
+		tags: [],
+		notes: [],
+		endUserProperties: {},
+		...fields,
+	};
+	account.responses.set(response.id, response);
+	const user = account.endUsers.get(response.endUserId);
+	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, response.createdAt);
+	return response;
+}
+
+function create(call: ApiCall) {
+	const user = endUserById(call, call.pathParams.endUserId);
+	const params = paramsOf(call.request.params);
+	params.requiredString('score');
+	const score = params.integer('score', { min: 0, max: 10 })!;
+	const ipAddress = params.requiredString('ip_address');
+	const originUrl = params.requiredString('origin_url');
+	const now = call.store.clock.now();
+	const response = addResponse(call.account, call.store, {
+		endUserId: user.id,
+		score,
+		text: params.string('text') ?? null,
+		ipAddress,
+		originUrl,
+		createdAt: params.integer('created_at', { min: 0 }) ?? now,
+		endUserProperties: propertiesOnCreate(params, user, now),
+	});
+	return created(responseView(call.account, response));
+}
+
+function update(call: ApiCall) {
+	const response = recordOf(call.account.responses, call.pathParams.id);
+	const params = paramsOf(call.request.params);
+	const completed = params.boolean('completed');
+	const excluded = params.boolean('excluded_from_calculations');
+	const properties = historicalPropertiesEdit(call, params);
+	if (completed !== undefined) response.completed = completed;
+	if (excluded !== undefined) response.excludedFromCalculations = excluded;
+	if (properties) response.endUserProperties = properties;
+	response.updatedAt = call.store.clock.now();
+	return noContent();
+}
+
+function remove(call: ApiCall) {
+	const response = recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId);
+	call.account.responses.delete(response.id);
+	return noContent();
+}
+
+export const responseRoutes: Route[] = [
+	route('GET', '/v1/responses', (call) => listResponses(call)),
+	route('PUT', '/v1/responses/:id', update),
+	route('GET', '/v1/end_users/:endUserId/responses', listForEndUser()),
+	route('POST', '/v1/end_users/:endUserId/responses', create),
+	route('GET', '/v1/end_users/:endUserId/responses/promoters', listForEndUser('promoters')),
+	route('GET', '/v1/end_users/:endUserId/responses/passives', listForEndUser('passives')),
+	route('GET', '/v1/end_users/:endUserId/responses/detractors', listForEndUser('detractors')),
+	route('GET', '/v1/end_users/:endUserId/responses/:id', get),
+	route('DELETE', '/v1/end_users/:endUserId/responses/:id', remove),
+];

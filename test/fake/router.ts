@@ -1,0 +1,36 @@
+import type { Route } from './http';
+
+interface CompiledRoute {
+	route: Route;
+	regex: RegExp;
+	names: string[];
+}
+
+/** Matches `METHOD /v1/end_users/:id` patterns in the order given (the first match wins). */
+export class Router {
+	private readonly compiled: CompiledRoute[];
+
+	constructor(routes: Route[]) {
+		this.compiled = routes.map((route) => {
+			const names: string[] = [];
+			const source = route.pattern.replace(/:(\w+)/g, (_, name: string) => {
+				names.push(name);
+				return '([^/]+)';
+			});
+			return { route, names, regex: new RegExp(`^${source}$`) };
+		});
+	}
+
+	match(method: string, path: string): { route: Route; pathParams: Record<string, string> } | undefined {
+		for (const { route, regex, names } of this.compiled) {
+			if (route.method !== method) continue;
+			const found = regex.exec(path);
+			if (!found) continue;
+			const pathParams = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+			return { route, pathParams };
+		}
+		return undefined;
+	}
+}
+
+export const routeKey = (route: Route) => `${route.method} ${route.pattern}`;

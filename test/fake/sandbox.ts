@@ -1,0 +1,25 @@
+/**
+ * `npm run sandbox`: the fake Wootric API with demo data, for trying the nodes in n8n without an account.
+ * Port: SANDBOX_PORT (default 4010).
+ */
+import { FakeWootric, seedDemoData } from './index';
+
+async function main() {
+	const sandbox = await new FakeWootric().listen(Number(process.env.SANDBOX_PORT ?? 4010));
+	seedDemoData(sandbox.store, sandbox.account);
+	const { email, password, accountToken, clientId, clientSecret } = sandbox.credentials;
+	console.log(`Fake Wootric API listening on ${sandbox.baseUrl}
+
+In n8n, create a "Wootric API" credential:
+  Region:        Custom Base URL
+  Base URL:      ${sandbox.baseUrl}
+  Authentication Password:           email ${email}, password ${password}, account token ${accountToken}
+  or Client Credentials:             client ID ${clientId}, client secret ${clientSecret}
+
+Press Ctrl+C to stop.`);
+	const stop = () => void sandbox.close().then(() => process.exit(0));
+	process.on('SIGINT', stop);
+	process.on('SIGTERM', stop);
+}
+
+void main();

@@ -1,0 +1,206 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo, Socket } from 'node:net';
+
+import { authenticate, issueToken } from './auth';
+import { parseBracketParams, type ParamObject } from './brackets';
+import { FakeClock } from './clock';
+import { ApiError, notFound } from './errors';
+import { FaultInjector, type Fault } from './faults';
+import type { FakeRequest, Reply, UploadedFile } from './http';
+import { RateLimiter } from './rate-limits';
+import { allRoutes } from './resources';
+import { Router, routeKey } from './router';
+import { FakeStore, type Account, type Region } from './store';
+
+export interface FakeWootricOptions {
+	region?: Region;
+	/** Default 7200 s, as the service. */
+	tokenLifetimeSeconds?: number;
+	/** The default account's UTC offset in minutes (default -480, like the service's examples). */
+	utcOffsetMinutes?: number;
+}
+
+/** Credentials that work against a fresh instance. */
+export interface FakeCredentials {
+	email: string;
+	password: string;
+	accountToken: string;
+	clientId: string;
+	clientSecret: string;
+}
+
+const ACCOUNT_TOKEN_PREFIX: Record<Region, string> = { us: 'NPS-', eu: 'NPS-EU-', au: 'NPS-AU-' };
+
+/**
+ * A fake of the Wootric API on 127.0.0.1 (an ephemeral port): in memory, with a request log,
+ * fault injection and rate limits for tests. Start several for several regions.
+ */
+export class FakeWootric {
+	readonly clock = new FakeClock();
+	readonly store: FakeStore;
+	readonly faults = new FaultInjector();
+	readonly rateLimits = new RateLimiter(this.clock);
+	/** Every request received, in order, with the status it got. */
+	readonly requests: FakeRequest[] = [];
+	readonly account: Account;
+	readonly credentials: FakeCredentials;
+	private readonly router = new Router(allRoutes);
+	private readonly server: Server;
+	private readonly sockets = new Set<Socket>();
+	baseUrl = '';
+
+	constructor(options: FakeWootricOptions = {}) {
+		const region = options.region ?? 'us';
+		this.store = new FakeStore(region, this.clock, options.tokenLifetimeSeconds);
+		this.account = this.store.addAccount({
+			token: `${ACCOUNT_TOKEN_PREFIX[region]}0a1b2c3d`,
+			utcOffsetMinutes: options.utcOffsetMinutes ?? -480,
+		});
+		this.credentials = {
+			email: `owner@${region}.example.com`,
+			password: 'correct horse battery staple',
+			accountToken: this.account.token,
+			clientId: `client-${region}`,
+			clientSecret: 'client-secret-value',
+		};
+		this.store.logins.push({ email: this.credentials.email, password: this.credentials.password, accountTokens: [this.account.token] });
+		this.store.clients.push({ clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret, accountToken: this.account.token });
+		this.server = createServer((incoming, outgoing) => void this.handle(incoming, outgoing));
+		this.server.on('connection', (socket) => {
+			this.sockets.add(socket);
+			socket.on('close', () => this.sockets.delete(socket));
+		});
+	}
+
+	async listen(port = 0): Promise<this> {
+		await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
+		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		return this;
+	}
+
+	async close(): Promise<void> {
+		for (const socket of this.sockets) socket.destroy();
+		await new Promise<void>((resolve) => this.server.close(() => resolve()));
+	}
+
+	/** The logged requests to one path (exact), optionally of one method. */
+	requestsTo(path: string, method?: string): FakeRequest[] {
+		return this.requests.filter((request) => request.path === path && (!method || request.method === method));
+	}
+
+	/** Data requests only (not the token endpoint). */
+	apiRequests(): FakeRequest[] {
+		return this.requests.filter((request) => request.path !== '/oauth/token');
+	}
+
+	private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
+		const request = await readRequest(incoming);
+		this.requests.push(request);
+		const fault = this.faults.take(request);
+		if (fault) return sendFault(fault, request, outgoing, this.clock);
+		let headers: Record<string, string> = {};
+		try {
+			const reply = await this.dispatch(request, (limitHeaders) => (headers = limitHeaders));
+			send(outgoing, request, reply, headers);
+		} catch (error) {
+			if (!(error instanceof ApiError)) {
+				send(outgoing, request, { status: 500, body: new ApiError(500, 'internal_error', String(error)).body }, headers);
+				return;
+			}
+			send(outgoing, request, { status: error.status, body: error.body }, { ...headers, ...error.headers });
+		}
+	}
+
+	private async dispatch(request: FakeRequest, setHeaders: (headers: Record<string, string>) => void): Promise<Reply> {
+		if (request.path === '/oauth/token') {
+			if (request.method !== 'POST') throw notFound();
+			request.route = 'POST /oauth/token';
+			return issueToken(this.store, request);
+		}
+		const found = this.router.match(request.method, request.path);
+		if (!found) throw notFound();
+		request.route = routeKey(found.route);
+		const account = authenticate(this.store, request);
+		setHeaders(this.rateLimits.consume(request.route, account.token));
+		return found.route.handler({ request, pathParams: found.pathParams, account, store: this.store });
+	}
+}
+
+export async function startFakeWootric(options: FakeWootricOptions = {}): Promise<FakeWootric> {
+	return new FakeWootric(options).listen();
+}
+
+async function readRequest(incoming: IncomingMessage): Promise<FakeRequest> {
+	const chunks: Buffer[] = [];
+	for await (const chunk of incoming) chunks.push(chunk as Buffer);
+	const raw = Buffer.concat(chunks);
+	const url = new URL(incoming.url ?? '/', 'http://fake');
+	const contentType = incoming.headers['content-type'] ?? '';
+	const query = parseBracketParams(url.searchParams);
+	const { body, files } = await parseBody(raw, contentType);
+	return {
+		method: incoming.method ?? 'GET',
+		path: url.pathname,
+		rawQuery: url.search.slice(1),
+		rawBody: raw.toString('utf8'),
+		headers: incoming.headers,
+		query,
+		body,
+		params: { ...query, ...body },
+		files,
+	};
+}
+
+/** Form bodies only, url-encoded or multipart, as the service takes them; other bodies carry no parameters. */
+async function parseBody(raw: Buffer, contentType: string): Promise<{ body: ParamObject; files: UploadedFile[] }> {
+	if (contentType.startsWith('application/x-www-form-urlencoded')) {
+		return { body: parseBracketParams(new URLSearchParams(raw.toString('utf8'))), files: [] };
+	}
+	if (contentType.startsWith('multipart/form-data')) {
+		const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+		const fields: Array<[string, string]> = [];
+		const files: UploadedFile[] = [];
+		for (const [field, value] of form.entries()) {
+			if (typeof value === 'string') fields.push([field, value]);
+			else files.push({ field, filename: value.name, contentType: value.type, content: await value.text() });
+		}
+		return { body: parseBracketParams(fields), files };
+	}
+	return { body: {}, files: [] };
+}
+
+function send(outgoing: ServerResponse, request: FakeRequest, reply: Reply, headers: Record<string, string>): void {
+	request.status = reply.status;
+	const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
+	outgoing.writeHead(reply.status, {
+		...headers,
+		...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
+	});
+	outgoing.end(text);
+}
+
+function sendFault(fault: Fault, request: FakeRequest, outgoing: ServerResponse, clock: FakeClock): void {
+	switch (fault.kind) {
+		case 'status':
+			return send(outgoing, request, { status: fault.status, body: new ApiError(fault.status, 'server_error', fault.message ?? 'Something went wrong').body }, {});
+		case 'rateLimited': {
+			const reset = String(Math.ceil(clock.nowMs() / 1000 + fault.resetInSeconds));
+			const limitHeaders = { 'X-Rate-Limit-Limit': '100', 'X-Rate-Limit-Remaining': '0', 'X-Rate-Limit-Reset': reset };
+			return send(outgoing, request, { status: 429, body: new ApiError(429, 'rate_limit_exceeded', 'Rate limit exceeded').body }, limitHeaders);
+		}
+		case 'unauthorized':
+			return send(outgoing, request, { status: 401, body: new ApiError(401, 'unauthorized', 'The access token is invalid').body }, {});
+		case 'malformedJson':
+			request.status = 200;
+			outgoing.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
+			outgoing.end('{"id": 1, "score": ');
+			return;
+		case 'hang':
+			request.status = 0;
+			return;
+		case 'dropConnection':
+			request.status = 0;
+			outgoing.socket?.destroy();
+			return;
+	}
+}

@@ -1,0 +1,165 @@
+import type { ParamObject } from './brackets';
+import { FakeClock } from './clock';
+
+export type Region = 'us' | 'eu' | 'au';
+export type Properties = Record<string, string>;
+
+export interface EndUserSettings {
+	id: number;
+	createdAt: number;
+	updatedAt: number;
+	email_nps: boolean | null;
+	mobile_nps: boolean | null;
+	web_nps: boolean | null;
+	force_mobile_survey: boolean | null;
+	force_web_survey: boolean | null;
+	surveys_disabled_by_end_user: boolean | null;
+}
+
+export interface EndUser {
+	id: number;
+	email: string;
+	createdAt: number;
+	updatedAt: number;
+	lastSurveyed: number | null;
+	externalCreatedAt: number | null;
+	lastSeenAt: number | null;
+	properties: Properties;
+	phoneNumber: string | null;
+	externalId: string | null;
+	settings: EndUserSettings;
+	/** Set by DELETE; the deletion run removes the user the next day after 07:00 UTC. */
+	markedForDeletionAt: number | null;
+}
+
+export type SurveyChannel = 'web' | 'mobile' | 'email';
+
+export interface SurveyResponse {
+	id: number;
+	endUserId: number;
+	surveyId: number;
+	channel: SurveyChannel;
+	score: number;
+	text: string | null;
+	completed: boolean;
+	excludedFromCalculations: boolean;
+	ipAddress: string;
+	originUrl: string;
+	createdAt: number;
+	updatedAt: number;
+	tags: string[];
+	notes: unknown[];
+	endUserProperties: Properties;
+}
+
+export interface Decline {
+	id: number;
+	endUserId: number;
+	surveyId: number;
+	channel: SurveyChannel;
+	ipAddress: string | null;
+	originUrl: string | null;
+	createdAt: number;
+	updatedAt: number;
+	endUserProperties: Properties;
+}
+
+export interface Segment {
+	name: string;
+	dataType: 'string' | 'date' | 'integer';
+	createdAt: number;
+}
+
+export interface SurveyTemplate {
+	id: number;
+	name: string;
+	defaultLanguage: string;
+	languages: Array<{ code: string; name: string }>;
+	nonConfiguredLanguageCount: number;
+}
+
+/** What an email-survey request asked for, as the service understood it. */
+export interface EmailSurveyRecord {
+	endpoint: 'email_survey' | 'email_survey_csv';
+	receivedAt: number;
+	emails: string[];
+	/** The CSV's data rows keyed by header, for email_survey_csv. */
+	rows?: Array<Record<string, string>>;
+	params: ParamObject;
+}
+
+export class Account {
+	readonly endUsers = new Map<number, EndUser>();
+	readonly responses = new Map<number, SurveyResponse>();
+	readonly declines = new Map<number, Decline>();
+	readonly segments: Segment[] = [];
+	readonly surveyTemplates: SurveyTemplate[] = [];
+	defaultSurveyTemplateId: number | null = null;
+	readonly emailSurveys: EmailSurveyRecord[] = [];
+	readonly exports: Array<{ endUserId: number; requestedAt: number }> = [];
+
+	constructor(
+		readonly token: string,
+		readonly userId: number,
+		/** The account's time zone, as a fixed UTC offset: it shapes datetimes and NPS-summary days. */
+		public utcOffsetMinutes: number,
+		/** Historical end_user.properties edits on responses/declines answer 423 unless enabled. */
+		public historicalEditsEnabled: boolean,
+	) {}
+}
+
+export interface Login {
+	email: string;
+	password: string;
+	/** The first is the account a password grant without account_token signs into. */
+	accountTokens: string[];
+}
+
+export interface ApiClient {
+	clientId: string;
+	clientSecret: string;
+	accountToken: string;
+}
+
+export interface AccessGrant {
+	accessToken: string;
+	accountToken: string;
+	expiresAt: number;
+}
+
+export interface RefreshGrant {
+	refreshToken: string;
+	email: string;
+	accountToken: string;
+}
+
+/** Everything one fake instance (one region) holds, in memory. */
+export class FakeStore {
+	readonly accounts = new Map<string, Account>();
+	readonly logins: Login[] = [];
+	readonly clients: ApiClient[] = [];
+	readonly accessGrants = new Map<string, AccessGrant>();
+	readonly refreshGrants = new Map<string, RefreshGrant>();
+	private lastId = 1000;
+
+	constructor(
+		readonly region: Region,
+		readonly clock: FakeClock,
+		public tokenLifetimeSeconds = 7200,
+	) {}
+
+	nextId(): number {
+		return ++this.lastId;
+	}
+
+	addAccount(options: { token: string; utcOffsetMinutes?: number; historicalEditsEnabled?: boolean }): Account {
+		const account = new Account(options.token, this.nextId(), options.utcOffsetMinutes ?? 0, options.historicalEditsEnabled ?? false);
+		this.accounts.set(account.token, account);
+		return account;
+	}
+
+	/** Ends every access token now, as if two hours had passed. */
+	expireAccessTokens(): void {
+		for (const grant of this.accessGrants.values()) grant.expiresAt = this.clock.now();
+	}
+}
