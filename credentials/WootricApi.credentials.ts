@@ -87,6 +87,7 @@ export class WootricApi implements ICredentialType {
 			displayName: 'Account Token',
 			name: 'accountToken',
 			type: 'string',
+			typeOptions: { password: true },
 			default: '',
 			placeholder: 'NPS-EU-1a2b3c4d',
 			description:

@@ -5,7 +5,7 @@ import type {
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
-import { NodeConnectionTypes } from 'n8n-workflow';
+import { NodeConnectionTypes, NodeOperationError } from 'n8n-workflow';
 
 import { wootricApiRequest } from './transport';
 
@@ -52,7 +52,7 @@ export class Wootric implements INodeType {
 				const segments = (await wootricApiRequest.call(this, 'GET', '/v1/segments', {}, itemIndex)) as IDataObject[];
 				output.push(...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(segments), { itemData: { item: itemIndex } }));
 			} catch (error) {
-				if (!this.continueOnFail()) throw error;
+				if (!this.continueOnFail()) throw new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 				output.push({ json: { error: (error as Error).message }, pairedItem: { item: itemIndex } });
 			}
 		}

@@ -1,0 +1,51 @@
+import { PackageDirectoryLoader } from 'n8n-core';
+import { resolve } from 'node:path';
+
+import { prepareN8nRuntime } from './n8n-runtime';
+import type { LoadedCredentialTypes, LoadedNodeTypes } from './type-registries';
+import { CredentialTypeRegistry } from './type-registries';
+
+export const REPO_ROOT = resolve(__dirname, '..', '..');
+
+/** A community package as n8n loads it from its `package.json` `n8n` manifest. */
+export interface LoadedPackage {
+	name: string;
+	directory: string;
+	/** Keyed by full node type name, `<package name>.<node name>`, as in a real n8n; `sourcePath` is the manifest entry. */
+	nodeTypes: LoadedNodeTypes;
+	/** Keyed by credential type name; `sourcePath` is the manifest entry. */
+	credentialTypes: LoadedCredentialTypes;
+	credentialTypeRegistry: CredentialTypeRegistry;
+}
+
+const loadedPackages = new Map<string, Promise<LoadedPackage>>();
+
+/** Loads a package's built files (run the build first) through n8n-core's PackageDirectoryLoader; memoized per directory. */
+export async function loadPackage(directory: string = REPO_ROOT): Promise<LoadedPackage> {
+	const packageDirectory = resolve(directory);
+	let loaded = loadedPackages.get(packageDirectory);
+	if (!loaded) {
+		loaded = readPackage(packageDirectory);
+		loadedPackages.set(packageDirectory, loaded);
+	}
+	return await loaded;
+}
+
+async function readPackage(directory: string): Promise<LoadedPackage> {
+	await prepareN8nRuntime();
+	const loader = new PackageDirectoryLoader(directory);
+	await loader.loadAll();
+	const name = loader.packageName;
+	// The loader keys nodes by their short name; n8n's node type registry prefixes the package name.
+	const nodeTypes: LoadedNodeTypes = Object.fromEntries(
+		Object.entries(loader.nodeTypes).map(([nodeName, loadedNode]) => [`${name}.${nodeName}`, loadedNode]),
+	);
+	const credentialTypes: LoadedCredentialTypes = { ...loader.credentialTypes };
+	return {
+		name,
+		directory: loader.directory,
+		nodeTypes,
+		credentialTypes,
+		credentialTypeRegistry: new CredentialTypeRegistry(name, credentialTypes),
+	};
+}
