@@ -1,11 +1,13 @@
 import { PackageDirectoryLoader } from 'n8n-core';
-import { resolve } from 'node:path';
+import { existsSync } from 'node:fs';
+import { dirname, join, resolve } from 'node:path';
 
 import { prepareN8nRuntime } from './n8n-runtime';
 import type { LoadedCredentialTypes, LoadedNodeTypes } from './type-registries';
 import { CredentialTypeRegistry } from './type-registries';
 
-export const REPO_ROOT = resolve(__dirname, '..', '..');
+/** The nearest folder above this file holding a package.json: the repository, from the sources or from build-test/. */
+export const REPO_ROOT = findPackageRoot(__dirname);
 
 /** A community package as n8n loads it from its `package.json` `n8n` manifest. */
 export interface LoadedPackage {
@@ -48,4 +50,11 @@ async function readPackage(directory: string): Promise<LoadedPackage> {
 		credentialTypes,
 		credentialTypeRegistry: new CredentialTypeRegistry(name, credentialTypes),
 	};
+}
+
+function findPackageRoot(start: string): string {
+	for (let folder = start; folder !== dirname(folder); folder = dirname(folder)) {
+		if (existsSync(join(folder, 'package.json'))) return folder;
+	}
+	throw new Error(`No package.json above ${start}`);
 }

@@ -1,0 +1,101 @@
+import { ExecutionLifecycleHooks, WorkflowExecute, prepareBinaryData } from 'n8n-core';
+import type { ExecutionError, IBinaryKeyData, IDataObject, INode, INodeExecutionData, IRunData } from 'n8n-workflow';
+import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
+
+import { buildAdditionalData } from './additional-data';
+import type { InMemoryCredentialsHelper } from './credentials-helper';
+import { createHarnessWorkflow, nextExecutionId } from './harness-workflow';
+import { ITEMS_SOURCE_NODE_TYPE, harnessNodeTypes } from './items-source-node';
+import type { NodeUnderTestOptions } from './node-under-test';
+import { prepareNodeUnderTest } from './node-under-test';
+
+/** A file for an input item's binary property, e.g. a CSV under `data`. */
+export interface BinaryInput {
+	content: Buffer | string;
+	/** Also gives the MIME type when `mimeType` is left out (by extension, as n8n does). */
+	fileName: string;
+	mimeType?: string;
+}
+
+export interface InputItem {
+	json: IDataObject;
+	binary?: Record<string, BinaryInput>;
+}
+
+export interface RunNodeOptions extends NodeUnderTestOptions {
+	/** The items reaching the node; defaults to the single empty item a Manual Trigger emits. */
+	inputItems?: InputItem[];
+	/** The node's "On Error: Continue" setting. */
+	continueOnFail?: boolean;
+}
+
+export interface NodeRun {
+	/** The items of the node's first output. */
+	items: INodeExecutionData[];
+	/** The items of each of the node's outputs. */
+	outputs: INodeExecutionData[][];
+	/** The error the node failed with, as n8n records it in the execution. */
+	error?: ExecutionError;
+	credentialsHelper: InMemoryCredentialsHelper;
+	credentialId?: string;
+	/** The whole execution's run data, keyed by node name. */
+	runData: IRunData;
+}
+
+/**
+ * Runs a workflow "Items Source → node under test" through n8n-core's WorkflowExecute, as a manual
+ * execution, and returns what the node under test did.
+ */
+export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
+	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(options, harnessNodeTypes);
+	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	const itemsSource: INode = {
+		id: 'items-source',
+		name: 'Items Source',
+		type: ITEMS_SOURCE_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const { workflowData, workflow } = createHarnessWorkflow({
+		nodes: [itemsSource, node],
+		connections: { [itemsSource.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		nodeTypes,
+	});
+
+	const executionId = nextExecutionId();
+	const inputItems = await toExecutionItems(options.inputItems ?? [{ json: {} }], workflow.id, executionId);
+	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
+	const additionalData = buildAdditionalData({ credentialsHelper, executionId, hooks });
+	// Like a trigger's output: the items wait on the start node's input when the execution begins.
+	const runExecutionData = createRunExecutionData({
+		executionData: { nodeExecutionStack: [{ node: itemsSource, data: { main: [inputItems] }, source: null }] },
+	});
+	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+
+	const { runData } = run.data.resultData;
+	const task = runData[node.name]?.[0];
+	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((items) => items ?? []);
+	return {
+		items: outputs[0] ?? [],
+		outputs,
+		error: task?.error ?? run.data.resultData.error,
+		credentialsHelper,
+		credentialId,
+		runData,
+	};
+}
+
+async function toExecutionItems(items: InputItem[], workflowId: string, executionId: string): Promise<INodeExecutionData[]> {
+	return await Promise.all(
+		items.map(async ({ json, binary }) => {
+			if (!binary) return { json };
+			const binaryData: IBinaryKeyData = {};
+			for (const [property, { content, fileName, mimeType }] of Object.entries(binary)) {
+				// What a node reading a file does (`this.helpers.prepareBinaryData`): store the bytes, keep a reference.
+				binaryData[property] = await prepareBinaryData(Buffer.from(content), executionId, workflowId, fileName, mimeType);
+			}
+			return { json, binary: binaryData };
+		}),
+	);
+}
