@@ -60,7 +60,8 @@ function create(call: ApiCall) {
 		createdAt: params.integer('created_at', { min: 0 }) ?? now,
 		endUserProperties: propertiesOnCreate(params, user, now),
 	});
-	return created(declineView(call.account, decline));
+	// The documented create body also carries the account's user_id (API-FACTS).
+	return created({ ...declineView(call.account, decline), user_id: call.account.userId });
 }
 
 function update(call: ApiCall) {

@@ -1,5 +1,6 @@
 import Papa from 'papaparse';
 
+import type { ParamObject } from '../brackets';
 import { ApiError, invalidValue, missingValue } from '../errors';
 import { ok, route, type ApiCall, type Route } from '../http';
 import { paramsOf, type Params } from '../params';
@@ -52,12 +53,32 @@ function checkCommonParams(params: Params, account: Account): void {
 	}
 }
 
+/** External ids are unique per account (as on POST /v1/end_users): none may go to a second address. */
+function checkExternalIds(account: Account, store: FakeStore, emails: string[], externalIds: string[]): void {
+	const emailOf = new Map<string, string>();
+	externalIds.forEach((externalId, index) => {
+		const email = emails[index];
+		const holder = findEndUser(account, store, (candidate) => candidate.externalId === externalId);
+		const owner = emailOf.get(externalId) ?? holder?.email ?? email;
+		if (owner !== email) throw new ApiError(400, 'invalid_parameter', `external_ids: ${externalId} has already been taken`, 'external_ids');
+		emailOf.set(externalId, email);
+	});
+}
+
 /** End users are created automatically for addresses the account does not know yet. */
 function surveyEndUser(account: Account, store: FakeStore, email: string, properties: Record<string, string>, externalId?: string) {
+	const now = store.clock.now();
 	const user = findEndUser(account, store, (candidate) => candidate.email === email) ?? createEndUser(account, store, email);
 	user.properties = { ...user.properties, ...properties };
 	if (externalId !== undefined) user.externalId = externalId;
-	user.lastSurveyed = store.clock.now();
+	user.lastSurveyed = now;
+	user.updatedAt = now;
+}
+
+/** What the survey asked for: its parameters without the credential or the CSV file itself. */
+function surveyParams(params: Params): ParamObject {
+	const { access_token: _accessToken, csv: _csv, ...asked } = params.raw();
+	return asked;
 }
 
 function sendEmailSurvey(call: ApiCall) {
@@ -73,6 +94,7 @@ function sendEmailSurvey(call: ApiCall) {
 	if (externalIds && externalIds.length !== emails.length) {
 		throw new ApiError(400, 'invalid_parameter', 'external_ids must hold one id per email', 'external_ids');
 	}
+	if (externalIds) checkExternalIds(call.account, call.store, emails, externalIds);
 	checkCommonParams(params, call.account);
 	params.integer('delay', { min: 1, max: 31 });
 	params.hashList('context');
@@ -82,7 +104,7 @@ function sendEmailSurvey(call: ApiCall) {
 	const properties = params.nested('end_user')?.stringHash('properties') ?? {};
 
 	emails.forEach((email, index) => surveyEndUser(call.account, call.store, email, properties, externalIds?.[index]));
-	call.account.emailSurveys.push({ endpoint: 'email_survey', receivedAt: call.store.clock.now(), emails, params: params.raw() });
+	call.account.emailSurveys.push({ endpoint: 'email_survey', receivedAt: call.store.clock.now(), emails, params: surveyParams(params) });
 	return ok({ status: 'scheduled', emails_count: emails.length });
 }
 
@@ -100,7 +122,8 @@ const csvError = (message: string) => new ApiError(400, 'invalid_csv', message, 
 
 /** The CSV rules of the spec: header, email column first, context columns, language column with its template. */
 function readCsv(text: string, params: Params, account: Account): Array<Record<string, string>> {
-	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { skipEmptyLines: 'greedy' });
+	// A fixed delimiter: guessing fails on a one-column file and can pick ';' or '|' out of the data.
+	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ',', skipEmptyLines: 'greedy' });
 	if (parsed.errors.length > 0) {
 		const first = parsed.errors[0];
 		throw csvError(`CSV is malformed at row ${(first.row ?? 0) + 1}: ${first.message}`);
@@ -149,13 +172,12 @@ function sendEmailSurveyCsv(call: ApiCall) {
 		);
 		surveyEndUser(call.account, call.store, row.email, properties);
 	}
-	const { csv: _csv, ...rest } = params.raw();
 	call.account.emailSurveys.push({
 		endpoint: 'email_survey_csv',
 		receivedAt: call.store.clock.now(),
 		emails: rows.map((row) => row.email),
 		rows,
-		params: rest,
+		params: surveyParams(params),
 	});
 	return ok({ status: 'scheduled', emails_count: rows.length });
 }

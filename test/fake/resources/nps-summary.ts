@@ -7,23 +7,35 @@ import { npsCategory } from './responses';
 
 const DAY = 86400;
 
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : Math.round((100 * part) / whole));
+/** Halves away from zero, as Ruby's Float#round: Math.round would give -12.5 → -12 but 12.5 → 13. */
+const roundHalfAway = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
 
-/** `date[start]`/`date[end]` are whole days in the account's time zone; without them, the last month up to today. */
+const percent = (part: number, whole: number) => (whole === 0 ? 0 : roundHalfAway((100 * part) / whole));
+
+/** The same day of the previous month, or its last day when it is shorter (31 March → 29 February). */
+function monthBefore(day: string): string {
+	const [year, month, dayOfMonth] = day.split('-').map(Number);
+	const lastDayOfPreviousMonth = new Date(Date.UTC(year, month - 1, 0)).getUTCDate();
+	return new Date(Date.UTC(year, month - 2, Math.min(dayOfMonth, lastDayOfPreviousMonth))).toISOString().slice(0, 10);
+}
+
+/**
+ * `date[start]`/`date[end]` are whole days in the account's time zone. The end defaults to today and the start
+ * to a month before the end, so no range means the last month.
+ */
 function dateRange(call: ApiCall): { from: number; until: number } {
 	const offset = call.account.utcOffsetMinutes;
 	const date = paramsOf(call.request.params).nested('date');
-	const day = (key: 'start' | 'end', fallback: string) => {
-		const text = date?.string(key) ?? fallback;
-		const midnight = localMidnight(text, offset);
-		if (midnight === undefined) throw invalidValue(`date[${key}]`);
-		return midnight;
+	const dayParam = (key: 'start' | 'end') => {
+		const text = date?.string(key);
+		if (text !== undefined && localMidnight(text, offset) === undefined) throw invalidValue(`date[${key}]`);
+		return text;
 	};
-	const today = localParts(call.store.clock.now(), offset).date;
-	const [year, month, dayOfMonth] = today.split('-').map(Number);
-	const monthAgo = new Date(Date.UTC(year, month - 2, dayOfMonth)).toISOString().slice(0, 10);
-	const from = day('start', monthAgo);
-	const until = day('end', today) + DAY;
+	const startParam = dayParam('start');
+	const endDay = dayParam('end') ?? localParts(call.store.clock.now(), offset).date;
+	const startDay = startParam ?? monthBefore(endDay);
+	const from = localMidnight(startDay, offset)!;
+	const until = localMidnight(endDay, offset)! + DAY;
 	if (from >= until) throw invalidValue('date[start]');
 	return { from, until };
 }
@@ -40,7 +52,7 @@ function summarize(account: Account, from: number, until: number) {
 	});
 	const email = byChannel('email');
 	return {
-		nps: responses.length === 0 ? 0 : Math.round((100 * (counts.promoters - counts.detractors)) / responses.length),
+		nps: responses.length === 0 ? 0 : roundHalfAway((100 * (counts.promoters - counts.detractors)) / responses.length),
 		responses: responses.length,
 		...counts,
 		response_rate: percent(responses.length, responses.length + declines.length),
