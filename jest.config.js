@@ -2,8 +2,8 @@
 module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
-	// Type checking is `npm run typecheck`'s job; transpiling only keeps the suite fast.
-	transform: { '^.+\\.ts$': ['ts-jest', { isolatedModules: true }] },
+	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s job.
+	transform: { '^.+\\.ts$': 'ts-jest' },
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 	testTimeout: 20000,
 };
