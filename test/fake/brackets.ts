@@ -21,30 +21,52 @@ function keyPath(key: string): string[] {
 	return [head, ...rest];
 }
 
+// Parameter names come from the client: read and write own properties only, so names such as
+// `constructor` are plain keys and `__proto__[x]` cannot reach Object.prototype.
+const own = (target: ParamObject, key: string): ParamValue | undefined => (Object.hasOwn(target, key) ? target[key] : undefined);
+
+function put<T extends ParamValue>(target: ParamObject, key: string, value: T): T {
+	Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	return value;
+}
+
 function assign(target: ParamObject, path: string[], value: string): void {
 	const [name, ...rest] = path;
 	if (rest.length === 0) {
-		target[name] = value;
+		put(target, name, value);
 		return;
 	}
+	const current = own(target, name);
 	if (rest[0] === '') {
-		const list = Array.isArray(target[name]) ? (target[name] as ParamValue[]) : (target[name] = []);
+		const list = Array.isArray(current) ? current : put<ParamValue[]>(target, name, []);
 		const after = rest.slice(1);
 		if (after.length === 0) {
 			list.push(value);
 			return;
 		}
-		// Rails starts a new hash in `a[][k]` when the last one already has key k.
+		// Rails starts a new hash in `a[][k]` when the last one already holds that key path.
 		let last = list[list.length - 1];
-		if (!isObject(last) || after[0] in last) {
+		if (!isObject(last) || hasKeyPath(last, after)) {
 			last = {};
 			list.push(last);
 		}
 		assign(last, after, value);
 		return;
 	}
-	const child = isObject(target[name]) ? (target[name] as ParamObject) : (target[name] = {});
+	const child = isObject(current) ? current : put<ParamObject>(target, name, {});
 	assign(child, rest, value);
+}
+
+/** Rails' params_hash_has_key?: a path with an array step (`[]`) never counts as present. */
+function hasKeyPath(hash: ParamObject, path: string[]): boolean {
+	if (path.includes('')) return false;
+	let node: ParamValue | undefined = hash;
+	for (const key of path) {
+		if (!isObject(node)) return false;
+		node = own(node, key);
+		if (node === undefined) return false;
+	}
+	return true;
 }
 
 function isObject(value: ParamValue | undefined): value is ParamObject {

@@ -49,6 +49,7 @@ export class FaultInjector {
 function matches(rule: FaultRule, request: FakeRequest): boolean {
 	if (rule.method && rule.method !== request.method) return false;
 	if (typeof rule.path === 'string' && rule.path !== request.path) return false;
-	if (rule.path instanceof RegExp && !rule.path.test(request.path)) return false;
+	// search(), unlike test(), ignores lastIndex: a /g pattern matches every request, not every other one.
+	if (rule.path instanceof RegExp && request.path.search(rule.path) === -1) return false;
 	return rule.when ? rule.when(request) : true;
 }

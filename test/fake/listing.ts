@@ -40,7 +40,7 @@ export function listPage<T>(records: Iterable<T>, params: Params, rules: ListRul
 		const range = params.nested(name);
 		if (!range) continue;
 		for (const comparison of range.keys()) {
-			if (!(comparison in COMPARISONS)) throw invalidValue(`${name}[${comparison}]`);
+			if (!Object.hasOwn(COMPARISONS, comparison)) throw invalidValue(`${name}[${comparison}]`);
 			const bound = range.integer(comparison)!;
 			const compare = COMPARISONS[comparison as Comparison];
 			tests.push((record) => compare(field!(record), bound));

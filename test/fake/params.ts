@@ -13,12 +13,17 @@ export class Params {
 		return this.prefix ? `${this.prefix}[${key}]` : key;
 	}
 
+	/** Own properties only: a client's `constructor` or `toString` is not an inherited function. */
+	private value(key: string): ParamValue | undefined {
+		return Object.hasOwn(this.values, key) ? this.values[key] : undefined;
+	}
+
 	has(key: string): boolean {
-		return this.values[key] !== undefined;
+		return this.value(key) !== undefined;
 	}
 
 	string(key: string): string | undefined {
-		const value = this.values[key];
+		const value = this.value(key);
 		if (value === undefined) return undefined;
 		if (typeof value !== 'string') throw invalidValue(this.name(key));
 		return value;
@@ -58,7 +63,7 @@ export class Params {
 
 	/** A nested hash such as `created[...]` or `end_user[properties][...]`. */
 	nested(key: string): Params | undefined {
-		const value = this.values[key];
+		const value = this.value(key);
 		if (value === undefined) return undefined;
 		const object = paramObject(value);
 		if (!object) throw invalidValue(this.name(key));
@@ -74,7 +79,7 @@ export class Params {
 
 	/** `emails[]=a&emails[]=b` */
 	stringList(key: string): string[] | undefined {
-		const value = this.values[key];
+		const value = this.value(key);
 		if (value === undefined) return undefined;
 		const list = paramList(value);
 		if (!list || list.some((entry: ParamValue) => typeof entry !== 'string')) throw invalidValue(`${this.name(key)}[]`);
@@ -83,7 +88,7 @@ export class Params {
 
 	/** `context[][name]=x` */
 	hashList(key: string): ParamObject[] | undefined {
-		const value = this.values[key];
+		const value = this.value(key);
 		if (value === undefined) return undefined;
 		const list = paramList(value);
 		if (!list || list.some((entry) => !paramObject(entry))) throw invalidValue(`${this.name(key)}[]`);

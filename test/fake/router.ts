@@ -1,3 +1,4 @@
+import { ApiError } from './errors';
 import type { Route } from './http';
 
 interface CompiledRoute {
@@ -26,10 +27,19 @@ export class Router {
 			if (route.method !== method) continue;
 			const found = regex.exec(path);
 			if (!found) continue;
-			const pathParams = Object.fromEntries(names.map((name, index) => [name, decodeURIComponent(found[index + 1])]));
+			const pathParams = Object.fromEntries(names.map((name, index) => [name, decodePathSegment(found[index + 1])]));
 			return { route, pathParams };
 		}
 		return undefined;
+	}
+}
+
+/** Rails answers a path segment that is not valid percent-encoding with 400, not a server error. */
+function decodePathSegment(segment: string): string {
+	try {
+		return decodeURIComponent(segment);
+	} catch {
+		throw new ApiError(400, 'bad_request', `The path segment ${segment} is not valid percent-encoding`);
 	}
 }
 

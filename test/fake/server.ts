@@ -9,6 +9,7 @@ import { FaultInjector, type Fault } from './faults';
 import type { FakeRequest, Reply, UploadedFile } from './http';
 import { RateLimiter } from './rate-limits';
 import { allRoutes } from './resources';
+import { runDeletions } from './resources/end-users';
 import { Router, routeKey } from './router';
 import { FakeStore, type Account, type Region } from './store';
 
@@ -65,7 +66,8 @@ export class FakeWootric {
 		};
 		this.store.logins.push({ email: this.credentials.email, password: this.credentials.password, accountTokens: [this.account.token] });
 		this.store.clients.push({ clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret, accountToken: this.account.token });
-		this.server = createServer((incoming, outgoing) => void this.handle(incoming, outgoing));
+		// Whatever goes wrong outside the answer itself (e.g. the client aborts mid-body) closes that connection only.
+		this.server = createServer((incoming, outgoing) => void this.handle(incoming, outgoing).catch(() => outgoing.destroy()));
 		this.server.on('connection', (socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
@@ -94,13 +96,13 @@ export class FakeWootric {
 	}
 
 	private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
-		const request = await readRequest(incoming);
+		const { request, bodyError } = await readRequest(incoming);
 		this.requests.push(request);
 		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};
 		try {
-			const reply = await this.dispatch(request, (limitHeaders) => (headers = limitHeaders));
+			const reply = await this.dispatch(request, bodyError, (limitHeaders) => (headers = limitHeaders));
 			send(outgoing, request, reply, headers);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
@@ -111,10 +113,11 @@ export class FakeWootric {
 		}
 	}
 
-	private async dispatch(request: FakeRequest, setHeaders: (headers: Record<string, string>) => void): Promise<Reply> {
+	private async dispatch(request: FakeRequest, bodyError: ApiError | undefined, setHeaders: (headers: Record<string, string>) => void): Promise<Reply> {
 		if (request.path === '/oauth/token') {
 			if (request.method !== 'POST') throw notFound();
 			request.route = 'POST /oauth/token';
+			if (bodyError) throw bodyError;
 			return issueToken(this.store, request);
 		}
 		const found = this.router.match(request.method, request.path);
@@ -122,6 +125,8 @@ export class FakeWootric {
 		request.route = routeKey(found.route);
 		const account = authenticate(this.store, request);
 		setHeaders(this.rateLimits.consume(request.route, account.token));
+		if (bodyError) throw bodyError;
+		runDeletions(account, this.clock.now());
 		return found.route.handler({ request, pathParams: found.pathParams, account, store: this.store });
 	}
 }
@@ -130,25 +135,33 @@ export async function startFakeWootric(options: FakeWootricOptions = {}): Promis
 	return new FakeWootric(options).listen();
 }
 
-async function readRequest(incoming: IncomingMessage): Promise<FakeRequest> {
+/** The request for the log; a body that does not parse as its Content-Type says comes back as the 400 to answer. */
+async function readRequest(incoming: IncomingMessage): Promise<{ request: FakeRequest; bodyError?: ApiError }> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of incoming) chunks.push(chunk as Buffer);
 	const raw = Buffer.concat(chunks);
 	const url = new URL(incoming.url ?? '/', 'http://fake');
 	const contentType = incoming.headers['content-type'] ?? '';
 	const query = parseBracketParams(url.searchParams);
-	const { body, files } = await parseBody(raw, contentType);
-	return {
+	let parsed: { body: ParamObject; files: UploadedFile[] } = { body: {}, files: [] };
+	let bodyError: ApiError | undefined;
+	try {
+		parsed = await parseBody(raw, contentType);
+	} catch {
+		bodyError = new ApiError(400, 'bad_request', `The request body is not valid ${contentType.split(';')[0]}`);
+	}
+	const request: FakeRequest = {
 		method: incoming.method ?? 'GET',
 		path: url.pathname,
 		rawQuery: url.search.slice(1),
 		rawBody: raw.toString('utf8'),
 		headers: incoming.headers,
 		query,
-		body,
-		params: { ...query, ...body },
-		files,
+		body: parsed.body,
+		params: { ...query, ...parsed.body },
+		files: parsed.files,
 	};
+	return { request, bodyError };
 }
 
 /** Form bodies only, url-encoded or multipart, as the service takes them; other bodies carry no parameters. */

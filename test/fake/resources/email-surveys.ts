@@ -48,7 +48,7 @@ function checkCommonParams(params: Params, account: Account): void {
 	}
 	const sampling = settings.nested('sampling');
 	for (const key of sampling?.keys() ?? []) {
-		if (!(key in SAMPLING_RANGES)) throw invalidValue(`survey_settings[sampling][${key}]`);
+		if (!Object.hasOwn(SAMPLING_RANGES, key)) throw invalidValue(`survey_settings[sampling][${key}]`);
 		sampling!.integer(key, SAMPLING_RANGES[key]);
 	}
 }

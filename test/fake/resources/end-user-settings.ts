@@ -32,8 +32,9 @@ function get(call: ApiCall) {
 function update(call: ApiCall) {
 	const user = endUserById(call, call.pathParams.endUserId);
 	const params = paramsOf(call.request.params);
-	for (const flag of WRITABLE_FLAGS) {
-		const value = params.boolean(flag);
+	// Every flag is checked before any is written: a 400 leaves the settings as they were.
+	const given = WRITABLE_FLAGS.map((flag) => [flag, params.boolean(flag)] as const);
+	for (const [flag, value] of given) {
 		if (value !== undefined) user.settings[flag] = value;
 	}
 	user.settings.updatedAt = call.store.clock.now();

@@ -52,11 +52,19 @@ function isGone(user: EndUser, now: number): boolean {
 	return now >= markedDay + DAY + DELETION_HOUR_UTC * 3600;
 }
 
-export function liveEndUsers(account: Account, store: FakeStore): EndUser[] {
-	const now = store.clock.now();
+/** The service's deletion run, due whenever time has passed: removes gone users with their responses and declines. */
+export function runDeletions(account: Account, now: number): void {
 	for (const user of account.endUsers.values()) {
-		if (isGone(user, now)) account.endUsers.delete(user.id);
+		if (!isGone(user, now)) continue;
+		account.endUsers.delete(user.id);
+		for (const records of [account.responses, account.declines]) {
+			for (const record of records.values()) if (record.endUserId === user.id) records.delete(record.id);
+		}
 	}
+}
+
+export function liveEndUsers(account: Account, store: FakeStore): EndUser[] {
+	runDeletions(account, store.clock.now());
 	return [...account.endUsers.values()];
 }
 
@@ -144,11 +152,11 @@ const LIST_RULES: ListRules<EndUser> = {
 function list(call: ApiCall) {
 	const params = paramsOf(call.request.params);
 	const email = params.string('email');
-	const surveysDisabled = params.boolean('surveys_disabled');
+	// The spec gives surveys_disabled a default of false: opted-out users are listed only when asked for.
+	const surveysDisabled = params.boolean('surveys_disabled') ?? false;
 	const users = liveEndUsers(call.account, call.store).filter(
 		(user) =>
-			(email === undefined || user.email === email) &&
-			(surveysDisabled === undefined || Boolean(user.settings.surveys_disabled_by_end_user) === surveysDisabled),
+			(email === undefined || user.email === email) && Boolean(user.settings.surveys_disabled_by_end_user) === surveysDisabled,
 	);
 	return ok(listPage(users, params, LIST_RULES).map((user) => endUserView(call.account, user)));
 }
