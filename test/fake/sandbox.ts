@@ -10,11 +10,12 @@ async function main() {
 	const { email, password, accountToken, clientId, clientSecret } = sandbox.credentials;
 	console.log(`Fake Wootric API listening on ${sandbox.baseUrl}
 
-In n8n, create a "Wootric API" credential:
-  Region:        Custom Base URL
-  Base URL:      ${sandbox.baseUrl}
-  Authentication Password:           email ${email}, password ${password}, account token ${accountToken}
-  or Client Credentials:             client ID ${clientId}, client secret ${clientSecret}
+In n8n, create a "Wootric API" credential with Region "Custom Base URL", Base URL ${sandbox.baseUrl}, and
+  Authentication "Password":            Email ${email}
+                                        Password ${password}
+                                        Account Token ${accountToken} (optional)
+  or Authentication "Client Credentials": Client ID ${clientId}
+                                        Client Secret ${clientSecret}
 
 Press Ctrl+C to stop.`);
 	const stop = () => void sandbox.close().then(() => process.exit(0));
