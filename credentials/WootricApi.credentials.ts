@@ -28,6 +28,49 @@ interface TokenResponse {
 	refresh_token?: string;
 }
 
+/** A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. */
+export class WootricSignInError extends Error {
+	override name = 'WootricSignInError';
+
+	constructor(
+		message: string,
+		readonly status?: number,
+	) {
+		super(message);
+	}
+}
+
+interface HttpFailure {
+	code?: string;
+	response?: { status?: number; data?: unknown };
+}
+
+function signInError(error: unknown, credentials: ICredentialDataDecryptedObject, tokenUrl: string): WootricSignInError {
+	const { response, code } = (error ?? {}) as HttpFailure;
+	if (response?.status === undefined) {
+		return new WootricSignInError(`Could not reach Wootric's sign-in endpoint ${tokenUrl} (${code ?? 'network error'}). Check the region or base URL.`);
+	}
+	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as { error?: string; error_description?: string } | undefined;
+	const said = data?.error_description ?? data?.error;
+	const what =
+		credentials.grantType === 'clientCredentials'
+			? 'the client ID and client secret'
+			: `the email and password${credentials.accountToken ? ' and the account token' : ''}`;
+	return new WootricSignInError(
+		`Wootric refused the sign-in (${response.status}${said ? `: ${said}` : ''}). Check ${what}, and the region: ` +
+			'an EU or AU account signs in only in its own region (Auto reads it from the account token).',
+		response.status,
+	);
+}
+
+function safeJson(text: string): unknown {
+	try {
+		return JSON.parse(text);
+	} catch {
+		return undefined;
+	}
+}
+
 export class WootricApi implements ICredentialType {
 	name = 'wootricApi';
 
@@ -133,26 +176,44 @@ export class WootricApi implements ICredentialType {
 		},
 	];
 
-	/** n8n calls this when the access token is empty or a request answered 401; what it returns is saved. */
+	/**
+	 * n8n calls this when the access token is empty or a request answered 401, and saves what it returns.
+	 * A stored refresh token is tried first; the newest refresh token is kept (they rotate).
+	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
-		const requestToken = async (body: IDataObject, qs: IDataObject = {}) =>
-			(await this.helpers.httpRequest({ method: 'POST', url: tokenUrl, body, qs, json: true, headers: { 'content-type': 'application/x-www-form-urlencoded' } })) as TokenResponse;
+		const requestToken = async (form: Record<string, unknown>, query: IDataObject = {}) => {
+			try {
+				return (await this.helpers.httpRequest({
+					method: 'POST',
+					url: tokenUrl,
+					qs: query,
+					body: new URLSearchParams(form as Record<string, string>).toString(),
+					headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+					json: true,
+				})) as TokenResponse;
+			} catch (error) {
+				// Never pass the HTTP client's error on: its request config holds the password or secret.
+				throw signInError(error, credentials, tokenUrl);
+			}
+		};
 
 		let token: TokenResponse | undefined;
 		if (credentials.refreshToken) {
-			// A stored refresh token can be revoked or rotated elsewhere: fall back to the configured grant.
-			token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken }).catch(() => undefined);
+			try {
+				token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
+			} catch {
+				// A refresh token can be revoked or spent elsewhere: the configured grant still works.
+				token = undefined;
+			}
 		}
-		if (!token) {
-			token =
-				credentials.grantType === 'clientCredentials'
-					? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
-					: await requestToken(
-							{ grant_type: 'password', username: credentials.email, password: credentials.password },
-							credentials.accountToken ? { account_token: credentials.accountToken } : {},
-						);
-		}
+		token ??=
+			credentials.grantType === 'clientCredentials'
+				? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
+				: await requestToken(
+						{ grant_type: 'password', username: credentials.email, password: credentials.password },
+						credentials.accountToken ? { account_token: credentials.accountToken } : {},
+					);
 		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '' };
 	}
 

@@ -141,11 +141,12 @@ describe('runNode', () => {
 	});
 
 	it('reuses the saved token in a later run, and after a 401 gets a new one and retries', async () => {
-		const firstRun = await runNode({ nodeType: 'wootric', credentials: wootricCredentials() });
+		const firstRun = await runNode({ nodeType: 'wootric', parameters: { resource: 'segment', operation: 'getAll' }, credentials: wootricCredentials() });
 		unauthorizedAnswersLeft = 1;
 
 		const run = await runNode({
 			nodeType: 'wootric',
+			parameters: { resource: 'segment', operation: 'getAll' },
 			credentialsHelper: firstRun.credentialsHelper,
 			credentialId: firstRun.credentialId,
 		});
@@ -172,13 +173,14 @@ describe('runNode', () => {
 	it("returns the node's error, or error items when it continues on fail", async () => {
 		const credentials = { ...wootricCredentials(), baseUrl: `${api.baseUrl}/missing` };
 
-		const failed = await runNode({ nodeType: 'wootric', credentials });
-		const continued = await runNode({ nodeType: 'wootric', credentials, continueOnFail: true });
+		const parameters = { resource: 'segment', operation: 'getAll' };
+		const failed = await runNode({ nodeType: 'wootric', parameters, credentials });
+		const continued = await runNode({ nodeType: 'wootric', parameters, credentials, continueOnFail: true });
 
-		expect(failed.error).toMatchObject({ node: { name: 'Wootric' }, message: expect.stringContaining('could not be found') });
+		expect(failed.error).toMatchObject({ node: { name: 'Wootric' }, message: expect.stringContaining('404') });
 		expect(failed.items).toEqual([]);
 		expect(continued.error).toBeUndefined();
-		expect(continued.items).toEqual([{ json: { error: expect.any(String) }, pairedItem: { item: 0 } }]);
+		expect(continued.items).toEqual([{ json: { error: failed.error!.message }, pairedItem: { item: 0 } }]);
 	});
 
 	it('hands binary input to the node through n8n binary data storage', async () => {

@@ -1,34 +1,5 @@
-import type {
-	IDataObject,
-	IExecuteFunctions,
-	IHttpRequestMethods,
-	ILoadOptionsFunctions,
-	IPollFunctions,
-	JsonObject,
-} from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
-
-import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
-
-export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
-
-/** One authenticated request to the Wootric API; `path` starts with /v1. */
-export async function wootricApiRequest(
-	this: WootricContext,
-	method: IHttpRequestMethods,
-	path: string,
-	qs: IDataObject = {},
-	itemIndex?: number,
-): Promise<unknown> {
-	const credentials = await this.getCredentials('wootricApi');
-	try {
-		return await this.helpers.httpRequestWithAuthentication.call(this, 'wootricApi', {
-			method,
-			url: `${wootricBaseUrl(credentials)}${path}`,
-			qs,
-			json: true,
-		});
-	} catch (error) {
-		throw new NodeApiError(this.getNode(), error as JsonObject, { itemIndex });
-	}
-}
+export { wootricRequest, RETRY, type WootricContext, type WootricRequest } from './request';
+export { listAll, MAX_PAGE, PER_PAGE, type CreatedRange, type ListRequest } from './paging';
+export { encodeParams, type ParamHash, type ParamValue } from './encoding';
+export { normalizeDatetimes, parseWootricDatetime, wootricSeconds } from './datetime';
+export { parseSerializedProperties } from './properties';

@@ -1,0 +1,87 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { simplifyOption } from '../../helpers/fields';
+import { simplifyRecord } from '../../helpers/output';
+import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
+
+export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'End User ID',
+		name: 'endUserId',
+		type: 'number',
+		default: 0,
+		required: true,
+		description: 'The end user who answered',
+	},
+	{
+		displayName: 'Score',
+		name: 'score',
+		type: 'number',
+		typeOptions: { minValue: 0, maxValue: 10 },
+		default: 10,
+		required: true,
+		description: 'The NPS score, a whole number from 0 to 10',
+	},
+	{
+		displayName: 'IP Address',
+		name: 'ipAddress',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: '203.0.113.7',
+		description: 'Where the response came from',
+	},
+	{
+		displayName: 'Origin URL',
+		name: 'originUrl',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'https://app.example.com/dashboard',
+		description: 'The page the survey was answered on',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '' },
+			{
+				displayName: 'Created At',
+				name: 'createdAt',
+				type: 'dateTime',
+				default: '',
+				description: 'When the response was given, if not now',
+			},
+			simplifyOption,
+		],
+	},
+];
+
+/** POST /v1/end_users/<id>/responses. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), { min: 0, max: 10 });
+	const requiredText = (name: string, field: string) => {
+		const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
+		if (value === '') throw invalid(this, itemIndex, field, 'is required', value);
+		return value;
+	};
+	const form: ParamHash = { score, ip_address: requiredText('ipAddress', 'IP Address'), origin_url: requiredText('originUrl', 'Origin URL') };
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	if (additional.text) form.text = String(additional.text);
+	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	const created = await wootricRequest<IDataObject>(this, {
+		method: 'POST',
+		path: `/v1/end_users/${endUserId}/responses`,
+		form,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
+	return additional.simplify ? simplifyRecord(created) : created;
+}

@@ -1,0 +1,33 @@
+import type { IDataObject, IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import { updateDisplayOptions } from 'n8n-workflow';
+
+/** One operation: its entry in the Operation dropdown, its fields, and what it sends for one input item. */
+export interface WootricOperation {
+	option: Omit<INodePropertyOptions, 'value'>;
+	description: INodeProperties[];
+	/** The records for the output, one item each; validation errors and API errors are thrown. */
+	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+}
+
+export interface WootricResource {
+	/** The Operation dropdown followed by every operation's fields. */
+	description: INodeProperties[];
+	operations: Record<string, WootricOperation>;
+}
+
+/** A resource's Operation dropdown and fields, each operation's shown only when it is chosen. */
+export function defineResource(resource: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
+	const selector: INodeProperties = {
+		displayName: 'Operation',
+		name: 'operation',
+		type: 'options',
+		noDataExpression: true,
+		displayOptions: { show: { resource: [resource] } },
+		options: Object.entries(operations).map(([value, operation]) => ({ ...operation.option, value }) as INodePropertyOptions),
+		default: defaultOperation,
+	};
+	const fields = Object.entries(operations).flatMap(([value, operation]) =>
+		updateDisplayOptions({ show: { resource: [resource], operation: [value] } }, operation.description),
+	);
+	return { operations, description: [selector, ...fields] };
+}

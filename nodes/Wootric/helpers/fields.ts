@@ -1,0 +1,81 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import type { CreatedRange } from '../transport';
+import { integerValue, unixSeconds } from './validation';
+
+/** Return All / Limit, as every Get Many offers them. */
+export const returnAllFields: INodeProperties[] = [
+	{
+		displayName: 'Return All',
+		name: 'returnAll',
+		type: 'boolean',
+		default: false,
+		description: 'Whether to return all results or only up to a given limit',
+	},
+	{
+		displayName: 'Limit',
+		name: 'limit',
+		type: 'number',
+		typeOptions: { minValue: 1 },
+		default: 50,
+		description: 'Max number of results to return',
+		displayOptions: { show: { returnAll: [false] } },
+	},
+];
+
+/** The limit a Get Many asks for: undefined with Return All. */
+export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
+	if (context.getNodeParameter('returnAll', itemIndex) as boolean) return undefined;
+	return integerValue(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex), { min: 1 });
+}
+
+const COMPARISONS = [
+	{ name: 'After', value: 'gt' },
+	{ name: 'At or After', value: 'gte' },
+	{ name: 'Before', value: 'lt' },
+	{ name: 'At or Before', value: 'lte' },
+	{ name: 'Exactly At', value: 'eq' },
+];
+
+/** A `created[...]` or `updated[...]` range: any of eq, lt, lte, gt, gte, combined. */
+export function timeRangeField(name: 'created' | 'updated', displayName: string): INodeProperties {
+	return {
+		displayName,
+		name,
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Condition',
+		default: {},
+		description: `Only records whose ${name === 'created' ? 'creation' : 'last update'} time matches every condition`,
+		options: [
+			{
+				displayName: 'Condition',
+				name: 'conditions',
+				values: [
+					{ displayName: 'Comparison', name: 'comparison', type: 'options', options: COMPARISONS, default: 'gte' },
+					{ displayName: 'Time', name: 'time', type: 'dateTime', default: '', description: 'A date and time, or UNIX seconds' },
+				],
+			},
+		],
+	};
+}
+
+/** The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g. `filters.created`. */
+export function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): CreatedRange | undefined {
+	const conditions = (context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
+	if (conditions.length === 0) return undefined;
+	const range: CreatedRange = {};
+	for (const { comparison, time } of conditions) {
+		range[comparison as keyof CreatedRange] = unixSeconds(context, itemIndex, `${label} (${comparison})`, time);
+	}
+	return range;
+}
+
+export const simplifyOption: INodeProperties = {
+	displayName: 'Simplify',
+	name: 'simplify',
+	type: 'boolean',
+	default: false,
+	description:
+		'Whether to add nps_category (promoter, passive or detractor) to responses and turn every datetime into ISO 8601 UTC. Off returns the API’s records unchanged.',
+};

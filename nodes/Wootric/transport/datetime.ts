@@ -1,0 +1,39 @@
+/**
+ * The service writes datetimes in several forms (`2016-12-16 09:05:00 -0800`, `2015-04-20 04:46:51-08:00`,
+ * `2014-12-01 18:36:59`, `2015-02-12T06:29:27.000-08:00`); these read any of them.
+ */
+const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
+
+/** Milliseconds since the epoch, or undefined when the text is not one of the service's forms. A form without an offset is read as UTC. */
+export function parseWootricDatetime(text: string): number | undefined {
+	const match = DATETIME.exec(text.trim());
+	if (!match) return undefined;
+	const [, date, time, fraction = '', zone = 'Z'] = match;
+	const offset = zone === 'Z' ? 'Z' : `${zone.slice(0, 3)}:${zone.slice(-2)}`;
+	const milliseconds = Date.parse(`${date}T${time}${fraction}${offset}`);
+	return Number.isNaN(milliseconds) ? undefined : milliseconds;
+}
+
+/** Whole UNIX seconds of a datetime the service returned (its filters compare whole seconds). */
+export function wootricSeconds(text: unknown): number | undefined {
+	if (typeof text !== 'string') return undefined;
+	const milliseconds = parseWootricDatetime(text);
+	return milliseconds === undefined ? undefined : Math.floor(milliseconds / 1000);
+}
+
+const DATETIME_FIELDS = new Set(['created_at', 'updated_at', 'last_surveyed', 'last_seen_at']);
+
+/** A copy with every datetime field, at any depth, in ISO 8601 UTC (`2016-12-16T17:05:00.000Z`). */
+export function normalizeDatetimes<T>(value: T): T {
+	if (Array.isArray(value)) return value.map((entry) => normalizeDatetimes(entry)) as T;
+	if (value === null || typeof value !== 'object') return value;
+	return Object.fromEntries(
+		Object.entries(value).map(([key, entry]) => {
+			if (DATETIME_FIELDS.has(key) && typeof entry === 'string') {
+				const milliseconds = parseWootricDatetime(entry);
+				return [key, milliseconds === undefined ? entry : new Date(milliseconds).toISOString()];
+			}
+			return [key, normalizeDatetimes(entry)];
+		}),
+	) as T;
+}

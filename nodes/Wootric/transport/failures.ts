@@ -1,0 +1,129 @@
+import type { INode, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { WootricSignInError } from '../../../credentials/WootricApi.credentials';
+
+/** What went wrong with one request, read from whatever n8n's request helpers threw. */
+export interface RequestFailure {
+	/** HTTP status; undefined when no answer came (network error, timeout). */
+	status?: number;
+	headers: Record<string, string>;
+	/** The service's own messages (error_list, or an OAuth error description). */
+	apiMessages: string[];
+	/** e.g. ECONNREFUSED, ETIMEDOUT, or MALFORMED_JSON for an answer that did not parse. */
+	code?: string;
+	/** Set when getting a token failed: the whole message for the user. */
+	signIn?: string;
+}
+
+interface HttpErrorShape {
+	code?: string;
+	httpCode?: string | null;
+	cause?: unknown;
+	response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+}
+
+export const MALFORMED_JSON = 'MALFORMED_JSON';
+
+/** n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through both. */
+export function describeFailure(error: unknown): RequestFailure {
+	const chain: HttpErrorShape[] = [];
+	for (let current = error as HttpErrorShape | undefined; current && chain.length < 5; current = current.cause as HttpErrorShape | undefined) {
+		chain.push(current);
+	}
+	const signIn = chain.find((entry) => entry instanceof WootricSignInError) as WootricSignInError | undefined;
+	if (signIn) return { status: signIn.status, headers: {}, apiMessages: [], signIn: signIn.message };
+	const response = chain.find((entry) => entry.response?.status !== undefined)?.response;
+	if (response) {
+		return {
+			status: response.status,
+			headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)])),
+			apiMessages: apiMessagesOf(response.data),
+		};
+	}
+	const httpCode = Number(chain.find((entry) => entry.httpCode)?.httpCode);
+	return {
+		status: Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined,
+		headers: {},
+		apiMessages: [],
+		code: chain.map((entry) => entry.code).find((code) => typeof code === 'string') ?? 'NETWORK_ERROR',
+	};
+}
+
+/** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
+export function apiMessagesOf(body: unknown): string[] {
+	let data = body;
+	if (typeof data === 'string') {
+		try {
+			data = JSON.parse(data);
+		} catch {
+			return [];
+		}
+	}
+	if (!data || typeof data !== 'object') return [];
+	const { errors, error_description, error } = data as { errors?: unknown; error_description?: unknown; error?: unknown };
+	if (Array.isArray(errors)) {
+		return errors
+			.map((entry) => (entry && typeof entry === 'object' ? (entry as { message?: unknown }).message : undefined))
+			.filter((message): message is string => typeof message === 'string');
+	}
+	const oauthMessage = error_description ?? error;
+	return typeof oauthMessage === 'string' ? [oauthMessage] : [];
+}
+
+export interface FailedRequest {
+	method: string;
+	path: string;
+	/** What the request was about, for 404s: e.g. "end user 123". */
+	subject?: string;
+	itemIndex?: number;
+	attempts: number;
+	/** Set when the request could have taken effect and so was not repeated. */
+	notRetriedPost?: boolean;
+	rateLimitWaitSeconds?: number;
+}
+
+const POST_NOT_RETRIED =
+	'It was not retried: repeating a POST could create a duplicate (or send a survey twice). Check in Wootric whether it took effect before running it again.';
+
+/** The error n8n shows: the status, the service's own message, what to do; never a token or a secret. */
+export function toNodeApiError(node: INode, request: FailedRequest, failure: RequestFailure): NodeApiError {
+	const { status } = failure;
+	const call = `${request.method} ${request.path}`;
+	const said = failure.apiMessages.length > 0 ? `Wootric says: ${failure.apiMessages.join('; ')}` : undefined;
+	const retried = request.attempts > 1 ? `Tried ${request.attempts} times.` : undefined;
+	let message: string;
+	let hint: string | undefined;
+
+	if (failure.signIn) {
+		message = failure.signIn;
+	} else if (status === undefined) {
+		message =
+			failure.code === MALFORMED_JSON ? `Wootric answered ${call} with malformed JSON` : `Could not reach Wootric for ${call} (${failure.code})`;
+	} else if (status === 400) {
+		message = `Wootric rejected ${call} as a bad request`;
+	} else if (status === 401) {
+		message = 'Wootric did not accept the credentials (401)';
+		hint = 'Check the email and password (or client ID and secret), the account token and the region of the Wootric API credential.';
+	} else if (status === 404) {
+		message = request.subject ? `The ${request.subject} was not found in Wootric` : `Wootric found nothing at ${call}`;
+	} else if (status === 423) {
+		message = 'Wootric refused to change historical end-user properties (423)';
+		hint = "This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.";
+	} else if (status === 429) {
+		message = `Wootric's rate limit was reached for ${call}`;
+		hint = `It did not reset within the ${request.rateLimitWaitSeconds} s this node waits for it. Run the workflow again later.`;
+	} else if (status >= 500) {
+		message = `Wootric had a server error (${status}) on ${call}`;
+	} else {
+		message = `Wootric answered ${call} with status ${status}`;
+	}
+	const description = [said, hint, request.notRetriedPost ? POST_NOT_RETRIED : retried].filter(Boolean).join(' ');
+	const httpCode = status === undefined ? undefined : String(status);
+	return new NodeApiError(node, { message, description, httpCode: httpCode ?? null } as JsonObject, {
+		message,
+		description: description || undefined,
+		httpCode,
+		itemIndex: request.itemIndex,
+	});
+}

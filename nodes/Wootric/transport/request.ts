@@ -1,0 +1,123 @@
+import type {
+	IExecuteFunctions,
+	IHttpRequestMethods,
+	IHttpRequestOptions,
+	ILoadOptionsFunctions,
+	IN8nHttpFullResponse,
+	IPollFunctions,
+} from 'n8n-workflow';
+import { sleep } from 'n8n-workflow';
+
+import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
+import { encodeParams, type ParamHash } from './encoding';
+import { describeFailure, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
+import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf } from './rate-limits';
+
+export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
+
+export interface WootricRequest {
+	method: IHttpRequestMethods;
+	/** Starts with /v1. */
+	path: string;
+	query?: ParamHash;
+	/** Sent form-encoded in bracket notation. */
+	form?: ParamHash;
+	/** Sent as multipart/form-data (a CSV upload). */
+	multipart?: FormData;
+	/** What the request is about, named in a 404: e.g. "end user 123". */
+	subject?: string;
+	itemIndex?: number;
+}
+
+/** Retries of a request that failed in a way that did not change anything (GET, PUT, DELETE only). */
+export const RETRY = { attempts: 4, firstBackoffMs: 500, timeoutMs: 60_000 };
+/** 429s are safe to repeat for every method: the service did not act on the request. */
+const MAX_RATE_LIMITED_ATTEMPTS = 6;
+
+/**
+ * One request to the Wootric API with the credential's token (n8n renews it on a 401), in the service's
+ * bracket encoding. Waits out rate limits, retries transient failures where repeating is safe, and turns
+ * failures into NodeApiErrors that name the status, the service's message and what to do.
+ * Resolves to the parsed JSON body, or undefined for an empty one (202, 204).
+ */
+export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest): Promise<T> {
+	const credentials = await context.getCredentials('wootricApi');
+	const query = request.query ? encodeParams(request.query) : '';
+	const options: IHttpRequestOptions = {
+		method: request.method,
+		url: `${wootricBaseUrl(credentials)}${request.path}${query ? `?${query}` : ''}`,
+		returnFullResponse: true,
+		json: false,
+		encoding: 'text',
+		timeout: RETRY.timeoutMs,
+		headers: { accept: 'application/json' },
+	};
+	if (request.form) {
+		options.body = encodeParams(request.form);
+		options.headers = { ...options.headers, 'content-type': 'application/x-www-form-urlencoded' };
+	} else if (request.multipart) {
+		options.body = request.multipart;
+	}
+	const endpoint = endpointKey(request.method, request.path);
+	const gate = rateLimitGateOf(context);
+	let transientFailures = 0;
+	let rateLimited = 0;
+	for (;;) {
+		await gate.waitFor(endpoint);
+		let failure: RequestFailure;
+		try {
+			const response = (await context.helpers.httpRequestWithAuthentication.call(context, 'wootricApi', options)) as IN8nHttpFullResponse;
+			const headers = lowerCaseHeaders(response.headers);
+			gate.observe(endpoint, headers);
+			const body = parseJson(response.body);
+			if (body !== MALFORMED) return body as T;
+			failure = { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON };
+		} catch (error) {
+			failure = describeFailure(error);
+			gate.observe(endpoint, failure.headers);
+		}
+
+		const attempts = transientFailures + rateLimited + 1;
+		if (failure.status === 429 && ++rateLimited < MAX_RATE_LIMITED_ATTEMPTS) {
+			const wait = (resetTimeOf(failure.headers) ?? Date.now() + 60_000) - Date.now();
+			if (wait <= MAX_RATE_LIMIT_WAIT_SECONDS * 1000) {
+				await sleep(Math.max(wait, 0));
+				continue;
+			}
+		}
+		const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
+		if (transient && request.method !== 'POST' && ++transientFailures < RETRY.attempts) {
+			await sleep(RETRY.firstBackoffMs * 2 ** (transientFailures - 1));
+			continue;
+		}
+		throw toNodeApiError(
+			context.getNode(),
+			{
+				method: request.method,
+				path: request.path,
+				subject: request.subject,
+				itemIndex: request.itemIndex,
+				attempts,
+				notRetriedPost: transient && request.method === 'POST',
+				rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
+			},
+			failure,
+		);
+	}
+}
+
+const MALFORMED = Symbol('malformed');
+
+function parseJson(body: unknown): unknown {
+	if (typeof body !== 'string') return body ?? undefined;
+	if (body.trim() === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return MALFORMED;
+	}
+}
+
+function lowerCaseHeaders(headers: IN8nHttpFullResponse['headers']): Record<string, string> {
+	return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+}
