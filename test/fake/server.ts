@@ -43,6 +43,8 @@ export class FakeWootric {
 	readonly rateLimits = new RateLimiter(this.clock);
 	/** Every request received, in order, with the status it got. */
 	readonly requests: FakeRequest[] = [];
+	/** Called as each request arrives, before it is handled: lets a test change the world mid-run. */
+	readonly arrivalHooks: Array<(request: FakeRequest) => void> = [];
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
 	private readonly router = new Router(allRoutes);
@@ -98,6 +100,7 @@ export class FakeWootric {
 	private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
 		const { request, bodyError } = await readRequest(incoming);
 		this.requests.push(request);
+		for (const hook of this.arrivalHooks) hook(request);
 		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};

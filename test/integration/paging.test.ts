@@ -1,0 +1,86 @@
+import type { INodeParameters } from 'n8n-workflow';
+
+import { startFakeWootric, type FakeWootric } from '../fake';
+import { runNode } from '../harness';
+import { credentialsFor, seedResponses } from '../support/wootric';
+
+const requestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + 1;
+
+/** Return All and Limit over the list endpoints: every record once, in order, within the request bound. */
+describe('paging through lists', () => {
+	let fake: FakeWootric;
+
+	beforeEach(async () => (fake = await startFakeWootric()));
+	afterEach(async () => await fake.close());
+
+	const getResponses = (parameters: INodeParameters) =>
+		runNode({ nodeType: 'wootric', parameters: { resource: 'response', operation: 'getAll', scope: 'all', ...parameters }, credentials: credentialsFor(fake) });
+
+	it('reads 4,000 responses with a 120-record same-second cluster across a window edge: each once, oldest first', async () => {
+		const { responses } = seedResponses(fake, 4000, { cluster: [1441, 1560] });
+
+		const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+		const listRequests = fake.requestsTo('/v1/responses');
+		expect(listRequests.length).toBeLessThanOrEqual(requestBound(4000));
+		const clusterSecond = responses[1441].createdAt;
+		expect(listRequests[0].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=1&per_page=50');
+		expect(listRequests[29].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=30&per_page=50');
+		expect(listRequests[30].rawQuery).toBe(`created[gte]=${clusterSecond}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
+	});
+
+	it('reads newest first across windows with created[lte]', async () => {
+		const { responses } = seedResponses(fake, 1600, { cluster: [100, 170] });
+
+		const run = await getResponses({ returnAll: true });
+
+		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id).reverse());
+		const listRequests = fake.requestsTo('/v1/responses');
+		expect(listRequests.length).toBeLessThanOrEqual(requestBound(1600));
+		expect(listRequests[30].rawQuery).toMatch(/^created\[lte\]=\d+&sort_key=created_at&sort_order=desc&page=1&per_page=50$/);
+	});
+
+	it('stops at the limit', async () => {
+		const { responses } = seedResponses(fake, 300);
+
+		const run = await getResponses({ returnAll: false, limit: 120 });
+
+		expect(run.items.map(({ json }) => json.id)).toEqual(responses.slice(-120).map((response) => response.id).reverse());
+		expect(fake.requestsTo('/v1/responses')).toHaveLength(3);
+	});
+
+	it('combines the user’s created and updated conditions with the window', async () => {
+		const { responses } = seedResponses(fake, 100);
+		const from = responses[10].createdAt;
+		const until = responses[59].createdAt;
+
+		const run = await getResponses({
+			returnAll: true,
+			filters: {
+				created: { conditions: [{ comparison: 'gt', time: from }, { comparison: 'lte', time: new Date(until * 1000).toISOString() }] },
+				updated: { conditions: [{ comparison: 'gte', time: 1000 }] },
+				includeExcluded: true,
+			},
+		});
+
+		expect(run.items.map(({ json }) => json.id)).toEqual(responses.slice(11, 60).map((response) => response.id).reverse());
+		expect(fake.requestsTo('/v1/responses')[0].rawQuery).toBe(
+			`updated[gte]=1000&excluded_from_calculations=true&created[gte]=${from + 1}&created[lte]=${until}&sort_key=created_at&sort_order=desc&page=1&per_page=50`,
+		);
+	});
+
+	it('uses an end user’s category list, or filters by score for everyone', async () => {
+		const { user, responses } = seedResponses(fake, 33);
+		const detractorIds = responses.filter((response) => response.score <= 6).map((response) => response.id).reverse();
+
+		const ofUser = await getResponses({ scope: 'endUser', endUserId: user.id, category: 'detractors', returnAll: true });
+		const ofEveryone = await getResponses({ category: 'detractors', returnAll: false, limit: 5, options: { simplify: true } });
+
+		expect(ofUser.items.map(({ json }) => json.id)).toEqual(detractorIds);
+		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses/detractors`)).toHaveLength(1);
+		expect(ofEveryone.items.map(({ json }) => [json.id, json.nps_category])).toEqual(detractorIds.slice(0, 5).map((id) => [id, 'detractor']));
+		expect(ofEveryone.items[0].json.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+	});
+});
