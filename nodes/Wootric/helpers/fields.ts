@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import type { CreatedRange } from '../transport';
-import { integerValue, unixSeconds } from './validation';
+import { integerValue, invalid, unixSeconds } from './validation';
 
 /** Return All / Limit, as every Get Many offers them. */
 export const returnAllFields: INodeProperties[] = [
@@ -79,3 +79,79 @@ export const simplifyOption: INodeProperties = {
 	description:
 		'Whether to add nps_category (promoter, passive or detractor) to responses and turn every datetime into ISO 8601 UTC. Off returns the API’s records unchanged.',
 };
+
+/**
+ * End-user properties (plan, seats, …): as key/value pairs, or as a JSON object for power users and
+ * expressions. `name` is the parameter holding them; `mode` picks pairs or JSON.
+ */
+export function propertiesFields(name: string, displayName: string, description: string): INodeProperties[] {
+	return [
+		{
+			displayName: `${displayName} Input`,
+			name: `${name}Input`,
+			type: 'options',
+			options: [
+				{ name: 'Key/Value Pairs', value: 'pairs' },
+				{ name: 'JSON', value: 'json' },
+			],
+			default: 'pairs',
+		},
+		{
+			displayName,
+			name,
+			type: 'fixedCollection',
+			typeOptions: { multipleValues: true },
+			placeholder: 'Add Property',
+			default: {},
+			description,
+			displayOptions: { show: { [`${name}Input`]: ['pairs'] } },
+			options: [
+				{
+					displayName: 'Property',
+					name: 'property',
+					values: [
+						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
+						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+					],
+				},
+			],
+		},
+		{
+			displayName: `${displayName} (JSON)`,
+			name: `${name}Json`,
+			type: 'json',
+			default: '{}',
+			description,
+			displayOptions: { show: { [`${name}Input`]: ['json'] } },
+		},
+	];
+}
+
+/** The properties set with propertiesFields as a flat string hash; undefined when none were given. */
+export function readProperties(context: IExecuteFunctions, itemIndex: number, name: string, displayName: string): Record<string, string> | undefined {
+	const mode = context.getNodeParameter(`${name}Input`, itemIndex, 'pairs') as string;
+	let entries: Array<[string, unknown]>;
+	if (mode === 'json') {
+		let value = context.getNodeParameter(`${name}Json`, itemIndex, '{}') as unknown;
+		if (typeof value === 'string') {
+			try {
+				value = JSON.parse(value || '{}');
+			} catch {
+				throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
+			}
+		}
+		if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
+		entries = Object.entries(value);
+	} else {
+		const pairs = context.getNodeParameter(`${name}.property`, itemIndex, []) as IDataObject[];
+		entries = pairs.map(({ name: key, value }) => [String(key ?? '').trim(), value]);
+	}
+	if (entries.length === 0) return undefined;
+	const properties: Record<string, string> = {};
+	for (const [key, value] of entries) {
+		if (key === '') throw invalid(context, itemIndex, displayName, 'needs a name for every property', value);
+		if (value !== null && typeof value === 'object') throw invalid(context, itemIndex, `${displayName} "${key}"`, 'must be a text, number or true/false value', value);
+		properties[key] = value === null || value === undefined ? '' : String(value);
+	}
+	return properties;
+}

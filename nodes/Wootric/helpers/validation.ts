@@ -46,3 +46,19 @@ export function unixSeconds(context: IExecuteFunctions, itemIndex: number, field
 	if (!Number.isFinite(milliseconds)) throw invalid(context, itemIndex, field, 'must be a date (ISO 8601, e.g. 2026-01-31T12:00:00Z) or UNIX seconds', value);
 	return Math.floor(milliseconds / 1000);
 }
+
+const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+
+/** An email address of the usual shape (something@domain.tld), trimmed. */
+export function emailValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const email = typeof value === 'string' ? value.trim() : '';
+	if (!EMAIL_SHAPE.test(email)) throw invalid(context, itemIndex, field, 'must be an email address like name@example.com', value);
+	return email;
+}
+
+/** A phone number in international form, as the service looks them up: it must start with '+'. */
+export function phoneValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const phone = typeof value === 'string' ? value.replace(/[\s()-]/g, '') : String(value ?? '');
+	if (!/^\+\d{4,15}$/.test(phone)) throw invalid(context, itemIndex, field, "must start with '+' and the country code, e.g. +15550100", value);
+	return phone;
+}
