@@ -28,16 +28,36 @@ interface TokenResponse {
 	refresh_token?: string;
 }
 
-/** A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. */
+/**
+ * A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. Its status
+ * is not called `status`, nor is a network error code put in the message: n8n would swap either for a
+ * generic text.
+ */
 export class WootricSignInError extends Error {
 	override name = 'WootricSignInError';
 
 	constructor(
 		message: string,
-		readonly status?: number,
+		readonly httpStatus?: number,
 	) {
 		super(message);
 	}
+}
+
+const NETWORK_PROBLEMS: Record<string, string> = {
+	ECONNREFUSED: 'the connection was refused',
+	ENOTFOUND: 'the host was not found',
+	EAI_AGAIN: 'the host was not found',
+	ETIMEDOUT: 'it timed out',
+	ECONNABORTED: 'it timed out',
+	ESOCKETTIMEDOUT: 'it timed out',
+	ECONNRESET: 'the connection dropped',
+	EPIPE: 'the connection dropped',
+};
+
+/** A network error code in words (n8n replaces messages that contain the codes themselves). */
+export function networkProblem(code: string | undefined): string {
+	return NETWORK_PROBLEMS[code ?? ''] ?? 'a network error';
 }
 
 interface HttpFailure {
@@ -48,7 +68,7 @@ interface HttpFailure {
 function signInError(error: unknown, credentials: ICredentialDataDecryptedObject, tokenUrl: string): WootricSignInError {
 	const { response, code } = (error ?? {}) as HttpFailure;
 	if (response?.status === undefined) {
-		return new WootricSignInError(`Could not reach Wootric's sign-in endpoint ${tokenUrl} (${code ?? 'network error'}). Check the region or base URL.`);
+		return new WootricSignInError(`Could not reach Wootric's sign-in endpoint ${tokenUrl}: ${networkProblem(code)}. Check the region or base URL.`);
 	}
 	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as { error?: string; error_description?: string } | undefined;
 	const said = data?.error_description ?? data?.error;

@@ -7,3 +7,6 @@ export { runNode } from './run-node';
 export type { BinaryInput, InputItem, NodeRun, RunNodeOptions } from './run-node';
 export { runPoll } from './run-poll';
 export type { PollRun, RunPollOptions } from './run-poll';
+export { testCredential } from './credential-test';
+export type { CredentialTestRun, TestCredentialOptions } from './credential-test';
+export { clearOriginMap, mapOrigins } from './origin-map';

@@ -22,11 +22,23 @@ let runtimeReady: Promise<void> | undefined;
  */
 export async function prepareN8nRuntime(): Promise<void> {
 	runtimeReady ??= (async () => {
-		process.env.N8N_USER_FOLDER = userFolderOfThisProcess();
-		process.env.N8N_LOG_LEVEL ??= 'silent';
+		prepareN8nEnvironment();
 		await Container.get(BinaryDataService).init();
 	})();
 	await runtimeReady;
+}
+
+let environmentReady = false;
+
+/**
+ * The environment part of `prepareN8nRuntime`, for harness code that must take a service from the
+ * container synchronously (e.g. `mapOrigins`, which takes n8n's OutboundHttp, built with a Logger).
+ */
+export function prepareN8nEnvironment(): void {
+	if (environmentReady) return;
+	environmentReady = true;
+	process.env.N8N_USER_FOLDER = userFolderOfThisProcess();
+	process.env.N8N_LOG_LEVEL ??= 'silent';
 }
 
 /**

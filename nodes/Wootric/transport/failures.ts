@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { WootricSignInError } from '../../../credentials/WootricApi.credentials';
+import { networkProblem, WootricSignInError } from '../../../credentials/WootricApi.credentials';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
 export interface RequestFailure {
@@ -32,7 +32,7 @@ export function describeFailure(error: unknown): RequestFailure {
 		chain.push(current);
 	}
 	const signIn = chain.find((entry) => entry instanceof WootricSignInError) as WootricSignInError | undefined;
-	if (signIn) return { status: signIn.status, headers: {}, apiMessages: [], signIn: signIn.message };
+	if (signIn) return { status: signIn.httpStatus, headers: {}, apiMessages: [], signIn: signIn.message };
 	const response = chain.find((entry) => entry.response?.status !== undefined)?.response;
 	if (response) {
 		return {
@@ -99,7 +99,7 @@ export function toNodeApiError(node: INode, request: FailedRequest, failure: Req
 		message = failure.signIn;
 	} else if (status === undefined) {
 		message =
-			failure.code === MALFORMED_JSON ? `Wootric answered ${call} with malformed JSON` : `Could not reach Wootric for ${call} (${failure.code})`;
+			failure.code === MALFORMED_JSON ? `Wootric answered ${call} with malformed JSON` : `Could not reach Wootric for ${call}: ${networkProblem(failure.code)}`;
 	} else if (status === 400) {
 		message = `Wootric rejected ${call} as a bad request`;
 	} else if (status === 401) {

@@ -1,0 +1,107 @@
+import { OutboundHttp } from '@n8n/backend-network';
+import type { HttpRequestClient } from '@n8n/backend-network';
+import { Container } from '@n8n/di';
+
+import { prepareN8nEnvironment } from './n8n-runtime';
+
+/**
+ * Lets a test point a real host at a local fake, like an /etc/hosts entry: the Wootric credential
+ * picks https://api.wootric.eu, .au or .com by itself (region 'auto' reads the account token), and
+ * a test of that choice needs those origins to reach fake servers on 127.0.0.1 while everything else
+ * in n8n stays real.
+ *
+ * How: every HTTP request n8n-core makes (`httpRequest`, `httpRequestWithAuthentication`, the
+ * routing engine, a credential's `preAuthentication`, the legacy `request` helper) goes through
+ * `Container.get(OutboundHttp).requests()`. While a mapping is set, the container hands out a
+ * wrapper of n8n's own OutboundHttp whose clients rewrite the origin of `url`/`baseURL` (and the
+ * legacy `uri`/`baseUrl`) before n8n's real client sends the request over a real socket. Paths,
+ * query strings, headers and bodies are left as they are. With no mapping, the container holds
+ * n8n's own instance again, untouched.
+ *
+ * Not covered (unused by this package): `OutboundHttp.transport()` (undici dispatchers, fetch).
+ * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake, and
+ * a request's `allowedDomains` check sees the rewritten host.
+ */
+const originMap = new Map<string, string>();
+
+let original: OutboundHttp | undefined;
+
+/** Scheme, host and port at the start of an absolute URL, e.g. `https://api.wootric.eu`. */
+const ORIGIN_PREFIX = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
+
+function originOf(url: string): string {
+	return new URL(url).origin;
+}
+
+/** The URL with its origin replaced when that origin is mapped; anything else as it came. */
+function rewriteOrigin<T>(url: T): T {
+	if (typeof url !== 'string') return url;
+	const prefix = ORIGIN_PREFIX.exec(url)?.[0];
+	if (!prefix) return url;
+	let target: string | undefined;
+	try {
+		target = originMap.get(originOf(prefix));
+	} catch {
+		return url;
+	}
+	return (target === undefined ? url : target + url.slice(prefix.length)) as T;
+}
+
+const URL_OPTIONS = ['url', 'baseURL', 'uri', 'baseUrl'] as const;
+
+/** The options with mapped origins rewritten: a copy if anything changed, else the same object. */
+function withMappedOrigins<T extends object>(options: T): T {
+	const given = options as Record<string, unknown>;
+	const changed = URL_OPTIONS.filter((key) => rewriteOrigin(given[key]) !== given[key]);
+	if (changed.length === 0) return options;
+	const rewritten = { ...given };
+	for (const key of changed) rewritten[key] = rewriteOrigin(given[key]);
+	return rewritten as T;
+}
+
+function mappingOutboundHttp(real: OutboundHttp): OutboundHttp {
+	// Inherits everything else (transport, egressFilter) from n8n's instance, and stays an `instanceof OutboundHttp`.
+	const wrapper = Object.create(real) as OutboundHttp;
+	wrapper.requests = (clientOptions) => {
+		const client = real.requests(clientOptions && withMappedOrigins(clientOptions));
+		const mapped: HttpRequestClient = {
+			request: (async (requestOptions: Parameters<HttpRequestClient['request']>[0]) =>
+				await client.request(withMappedOrigins(requestOptions))) as HttpRequestClient['request'],
+			requestLegacy: async (requestOptions, callbacks) => await client.requestLegacy(withMappedOrigins(requestOptions), callbacks),
+		};
+		return mapped;
+	};
+	return wrapper;
+}
+
+/**
+ * Sends requests for the given origins to other origins until the returned function (or
+ * `clearOriginMap`) removes them, e.g. `mapOrigins({ 'https://api.wootric.eu': fakeEu.baseUrl })`.
+ * Keys and targets are reduced to their origins (`https://api.wootric.eu/` is the same key).
+ */
+export function mapOrigins(mapping: Record<string, string>): () => void {
+	const entries = Object.entries(mapping).map(([from, to]) => [originOf(from), originOf(to)] as const);
+	for (const [from, to] of entries) originMap.set(from, to);
+	if (originMap.size > 0 && original === undefined) {
+		// n8n's OutboundHttp is built with a Logger, which reads the harness's environment when first built.
+		prepareN8nEnvironment();
+		original = Container.get(OutboundHttp);
+		Container.set(OutboundHttp, mappingOutboundHttp(original));
+	}
+	return () => {
+		for (const [from, to] of entries) if (originMap.get(from) === to) originMap.delete(from);
+		if (originMap.size === 0) restoreOutboundHttp();
+	};
+}
+
+/** Removes every mapping: n8n's own OutboundHttp is back in the container. */
+export function clearOriginMap(): void {
+	originMap.clear();
+	restoreOutboundHttp();
+}
+
+function restoreOutboundHttp(): void {
+	if (original === undefined) return;
+	Container.set(OutboundHttp, original);
+	original = undefined;
+}
