@@ -1,10 +1,15 @@
 import type { INodeProperties } from 'n8n-workflow';
 
+import { decline } from './decline';
+import { endUser } from './endUser';
+import { endUserSettings } from './endUserSettings';
+import { npsSummary } from './npsSummary';
 import { response } from './response';
 import { segment } from './segment';
+import { surveyTemplate } from './surveyTemplate';
 import type { WootricResource } from './types';
 
-export const resources: Record<string, WootricResource> = { response, segment };
+export const resources: Record<string, WootricResource> = { endUser, endUserSettings, response, decline, npsSummary, segment, surveyTemplate };
 
 export const resourceSelector: INodeProperties = {
 	displayName: 'Resource',
@@ -12,8 +17,13 @@ export const resourceSelector: INodeProperties = {
 	type: 'options',
 	noDataExpression: true,
 	options: [
+		{ name: 'Decline', value: 'decline' },
+		{ name: 'End User', value: 'endUser' },
+		{ name: 'End User Setting', value: 'endUserSettings' },
+		{ name: 'NPS Summary', value: 'npsSummary' },
 		{ name: 'Response', value: 'response' },
 		{ name: 'Segment', value: 'segment' },
+		{ name: 'Survey Template', value: 'surveyTemplate' },
 	],
 	default: 'response',
 };

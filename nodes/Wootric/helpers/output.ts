@@ -14,3 +14,8 @@ export function simplifyRecord(record: IDataObject): IDataObject {
 	const simplified = normalizeDatetimes(record);
 	return typeof record.score === 'number' ? { ...simplified, nps_category: npsCategory(record.score) } : simplified;
 }
+
+/** The item for a success the API answers with an empty body (202, 204): what was done, to which record. */
+export function successRecord(fields: IDataObject): IDataObject {
+	return { success: true, ...fields };
+}

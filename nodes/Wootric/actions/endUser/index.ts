@@ -1,0 +1,3 @@
+import { defineResource } from '../types';
+
+export const endUser = defineResource('endUser', {}, '');

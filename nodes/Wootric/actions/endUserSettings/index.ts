@@ -1,0 +1,3 @@
+import { defineResource } from '../types';
+
+export const endUserSettings = defineResource('endUserSettings', {}, '');

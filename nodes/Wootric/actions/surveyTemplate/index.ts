@@ -1,0 +1,3 @@
+import { defineResource } from '../types';
+
+export const surveyTemplate = defineResource('surveyTemplate', {}, '');
