@@ -25,6 +25,12 @@ export interface ListRequest {
 	created?: CreatedRange;
 	/** Oldest first (default) or newest first. */
 	order?: 'asc' | 'desc';
+	/**
+	 * Another sort than created_at (e.g. email for end users): the window cannot move then, so at most
+	 * 1,500 records can be read, and asking for more is an error. null: the endpoint takes no sort_key
+	 * (the category lists), and sorts by created_at itself.
+	 */
+	sortKey?: string | null;
 	/** Stop after this many records; all when undefined. */
 	limit?: number;
 	itemIndex?: number;
@@ -66,7 +72,7 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 				query: {
 					...request.query,
 					created: { ...fixed, [edgeKey]: edge },
-					sort_key: 'created_at',
+					sort_key: request.sortKey === null ? undefined : (request.sortKey ?? 'created_at'),
 					sort_order: order,
 					page,
 					per_page: PER_PAGE,
@@ -87,6 +93,13 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 			remaining -= taken.length;
 			if (taken.length > 0) yield taken;
 			if (remaining <= 0 || records.length < PER_PAGE) return;
+		}
+		if (typeof request.sortKey === 'string' && request.sortKey !== 'created_at') {
+			throw new NodeOperationError(
+				context.getNode(),
+				`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at to read more`,
+				{ itemIndex: request.itemIndex },
+			);
 		}
 		if (lastSecond === undefined || lastSecond === edge) {
 			throw new NodeOperationError(

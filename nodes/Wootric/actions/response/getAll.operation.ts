@@ -110,7 +110,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'desc';
 	const records: IDataObject[] = [];
 	const wanted = limit ?? Infinity;
-	for await (const page of listAll(this, { path, query, created, order, limit: filteredHere ? undefined : limit, itemIndex })) {
+	for await (const page of listAll(this, { path, query, created, order, sortKey: categoryList ? null : undefined, limit: filteredHere ? undefined : limit, itemIndex })) {
 		for (const record of page) {
 			if (!filteredHere || npsCategory(Number(record.score)) === CATEGORY_OF[category]) records.push(record);
 		}
