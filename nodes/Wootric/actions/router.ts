@@ -6,31 +6,46 @@ import { resources } from './index';
 /**
  * The per-item loop, written once for every operation: runs the chosen operation for each input item,
  * pairs every output item with its input, and on failure either stops with an error that names the item
- * or, with "Continue On Fail", outputs the error on that item and goes on.
+ * or, with "Continue On Fail", outputs the error on that item and goes on. Operations that combine all
+ * items into one job run once instead; their failure is paired with every item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
+	// Resource and operation take no expressions, so they are the same for every item.
+	const resource = this.getNodeParameter('resource', 0) as string;
+	const operationName = this.getNodeParameter('operation', 0) as string;
+	const operation = resources[resource]?.operations[operationName];
+	if (!operation) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
+
+	if (operation.executeAll && operation.combinesItems?.call(this)) {
+		try {
+			return [await operation.executeAll.call(this)];
+		} catch (error) {
+			const nodeError = withItemIndex(this, error, undefined);
+			if (!this.continueOnFail()) throw nodeError;
+			return [[{ json: errorJson(nodeError), pairedItem: items.map((_, item) => ({ item })) }]];
+		}
+	}
+
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const resource = this.getNodeParameter('resource', itemIndex) as string;
-		const operationName = this.getNodeParameter('operation', itemIndex) as string;
-		const operation = resources[resource]?.operations[operationName];
 		try {
-			if (!operation) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`, { itemIndex });
 			const records = await operation.execute.call(this, itemIndex);
 			output.push(...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } }));
 		} catch (error) {
 			const nodeError = withItemIndex(this, error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
-			output.push({ json: { error: nodeError.message, description: nodeError.description ?? undefined }, pairedItem: { item: itemIndex } });
+			output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
 		}
 	}
 	return [output];
 }
 
-function withItemIndex(context: IExecuteFunctions, error: unknown, itemIndex: number): NodeApiError | NodeOperationError {
+const errorJson = (error: NodeApiError | NodeOperationError) => ({ error: error.message, description: error.description ?? undefined });
+
+function withItemIndex(context: IExecuteFunctions, error: unknown, itemIndex: number | undefined): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {
-		error.context.itemIndex ??= itemIndex;
+		if (itemIndex !== undefined) error.context.itemIndex ??= itemIndex;
 		return error;
 	}
 	return new NodeOperationError(context.getNode(), error as Error, { itemIndex });

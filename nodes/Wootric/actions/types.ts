@@ -1,4 +1,4 @@
-import type { IDataObject, IExecuteFunctions, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
 /** One operation: its entry in the Operation dropdown, its fields, and what it sends for one input item. */
@@ -7,6 +7,12 @@ export interface WootricOperation {
 	description: INodeProperties[];
 	/** The records for the output, one item each; validation errors and API errors are thrown. */
 	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	/**
+	 * For operations that can act on all input items together (e.g. "Combine Items"): when this returns
+	 * true, `executeAll` runs once instead of `execute` per item, and pairs its output items itself.
+	 */
+	combinesItems?(this: IExecuteFunctions): boolean;
+	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[]>;
 }
 
 export interface WootricResource {

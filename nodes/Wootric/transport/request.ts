@@ -62,6 +62,7 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 	const gate = rateLimitGateOf(context);
 	let transientFailures = 0;
 	let rateLimited = 0;
+	let renewedForUpload = false;
 	for (;;) {
 		await gate.waitFor(endpoint);
 		let failure: RequestFailure;
@@ -77,7 +78,13 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 			gate.observe(endpoint, failure.headers);
 		}
 
-		const attempts = transientFailures + rateLimited + 1;
+		const attempts = transientFailures + rateLimited + Number(renewedForUpload) + 1;
+		// n8n renews the token on a 401 but does not resend a multipart body; the upload was refused, not
+		// processed, so it is safe to send it once more with the new token.
+		if (failure.status === 401 && request.multipart && !failure.signIn && !renewedForUpload) {
+			renewedForUpload = true;
+			continue;
+		}
 		if (failure.status === 429 && ++rateLimited < MAX_RATE_LIMITED_ATTEMPTS) {
 			const wait = (resetTimeOf(failure.headers) ?? Date.now() + 60_000) - Date.now();
 			if (wait <= MAX_RATE_LIMIT_WAIT_SECONDS * 1000) {
