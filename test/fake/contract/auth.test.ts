@@ -1,57 +1,48 @@
-import { createEndUser, startFakeWootric, type FakeWootric } from '../index';
+import { createEndUser } from '../index';
 import type { Account } from '../store';
-import { RawClient, type RawReply } from './client';
+import type { RawReply } from './client';
+import { clientCredentialsForm, errorList, expectNotFound, idsOf, passwordGrantForm, useFakeApi } from './setup';
 
 const T = 1_700_000_000;
 const TOKEN_SHAPE = /^[0-9a-f]{48}$/;
+/** The body of a password or refresh grant made at T. */
+const TOKEN_BODY = {
+	access_token: expect.stringMatching(TOKEN_SHAPE),
+	token_type: 'Bearer',
+	expires_in: 7200,
+	refresh_token: expect.stringMatching(TOKEN_SHAPE),
+	scope: 'public',
+	created_at: T,
+};
 
-const errorList = (status: string, message: string, field: string | null) => ({ type: 'error_list', errors: [{ status, message, field }] });
 const unauthorized = (message: string) => errorList('unauthorized', message, null);
 
-let fake: FakeWootric;
-let client: RawClient;
-beforeEach(async () => {
-	fake = await startFakeWootric();
-	client = new RawClient(fake);
-});
-afterEach(() => fake.close());
+const { fake, api, restart } = useFakeApi();
 
 /** POST /oauth/token with a hand-written form body (and query, for account_token). */
-const grant = (form: string, query = '') => client.send('POST', '/oauth/token', { form, query, auth: false });
-const passwordGrant = (query = '') => {
-	const { email, password } = fake.credentials;
-	return grant(`grant_type=password&username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`, query);
-};
+const grant = (form: string, query = '') => api().send('POST', '/oauth/token', { form, query, auth: false });
+const passwordGrant = (query = '') => grant(passwordGrantForm(fake().credentials), query);
 const withToken = (token: string) => ({ authorization: `Bearer ${token}` });
 const listEmails = async (token: string) => {
-	const reply = await client.get('/v1/end_users', '', withToken(token));
+	const reply = await api().get('/v1/end_users', '', withToken(token));
 	expect(reply.status).toBe(200);
 	return reply.body.map((user: { email: string }) => user.email);
 };
 
 describe('POST /oauth/token, password grant', () => {
 	it('answers a Bearer token for 7200 s with a refresh token, scope and created_at', async () => {
-		fake.clock.set(T);
+		fake().clock.set(T);
 		const reply = await passwordGrant();
 		expect(reply.status).toBe(200);
 		expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
-		expect(reply.body).toEqual({
-			access_token: expect.stringMatching(TOKEN_SHAPE),
-			token_type: 'Bearer',
-			expires_in: 7200,
-			refresh_token: expect.stringMatching(TOKEN_SHAPE),
-			scope: 'public',
-			created_at: T,
-		});
+		expect(reply.body).toEqual(TOKEN_BODY);
 		expect(reply.body.refresh_token).not.toBe(reply.body.access_token);
 		expect(await listEmails(reply.body.access_token)).toEqual([]);
-		expect(fake.requestsTo('/oauth/token')[0]).toMatchObject({ method: 'POST', route: 'POST /oauth/token', status: 200 });
+		expect(fake().requestsTo('/oauth/token')[0]).toMatchObject({ method: 'POST', route: 'POST /oauth/token', status: 200 });
 	});
 
 	it('states the configured lifetime in expires_in', async () => {
-		await fake.close();
-		fake = await startFakeWootric({ tokenLifetimeSeconds: 60 });
-		client = new RawClient(fake);
+		await restart({ tokenLifetimeSeconds: 60 });
 		expect((await passwordGrant()).body.expires_in).toBe(60);
 	});
 
@@ -63,7 +54,7 @@ describe('POST /oauth/token, password grant', () => {
 		const reply = await grant(form);
 		expect(reply.status).toBe(400);
 		expect(reply.body).toEqual({ error: 'invalid_grant', error_description: 'The provided authorization grant is invalid: wrong email or password.' });
-		expect(fake.store.accessGrants.size).toBe(0);
+		expect(fake().store.accessGrants.size).toBe(0);
 	});
 });
 
@@ -71,12 +62,12 @@ describe('a login with several accounts', () => {
 	let second: Account;
 	let foreign: Account;
 	beforeEach(() => {
-		second = fake.store.addAccount({ token: 'NPS-5ec0nd00' });
-		foreign = fake.store.addAccount({ token: 'NPS-f0re1gn0' });
-		fake.store.logins[0].accountTokens.push(second.token);
-		createEndUser(fake.account, fake.store, 'first@example.com');
-		createEndUser(second, fake.store, 'second@example.com');
-		createEndUser(foreign, fake.store, 'foreign@example.com');
+		second = fake().store.addAccount({ token: 'NPS-5ec0nd00' });
+		foreign = fake().store.addAccount({ token: 'NPS-f0re1gn0' });
+		fake().store.logins[0].accountTokens.push(second.token);
+		createEndUser(fake().account, fake().store, 'first@example.com');
+		createEndUser(second, fake().store, 'second@example.com');
+		createEndUser(foreign, fake().store, 'foreign@example.com');
 	});
 
 	it('signs into the first account without account_token', async () => {
@@ -88,9 +79,9 @@ describe('a login with several accounts', () => {
 		expect(reply.status).toBe(200);
 		const token = reply.body.access_token;
 		expect(await listEmails(token)).toEqual(['second@example.com']);
-		const firstUser = [...fake.account.endUsers.values()][0];
-		expect((await client.get(`/v1/end_users/${firstUser.id}`, '', withToken(token))).status).toBe(404);
-		expect(fake.requestsTo('/oauth/token')[0].query).toEqual({ account_token: second.token });
+		const firstUser = [...fake().account.endUsers.values()][0];
+		expect((await api().get(`/v1/end_users/${firstUser.id}`, '', withToken(token))).status).toBe(404);
+		expect(fake().requestsTo('/oauth/token')[0].query).toEqual({ account_token: second.token });
 	});
 
 	it('refuses an account token of an account the login does not belong to, or that does not exist', async () => {
@@ -99,7 +90,7 @@ describe('a login with several accounts', () => {
 			expect(reply.status).toBe(400);
 			expect(reply.body).toEqual({ error: 'invalid_grant', error_description: 'The account token does not belong to this user.' });
 		}
-		expect(fake.store.accessGrants.size).toBe(0);
+		expect(fake().store.accessGrants.size).toBe(0);
 	});
 
 	it('keeps the chosen account across a refresh', async () => {
@@ -114,17 +105,10 @@ describe('POST /oauth/token, refresh grant', () => {
 
 	it('answers a new access token and a new refresh token, and spends the one used', async () => {
 		const first = (await passwordGrant()).body;
-		fake.clock.set(T);
+		fake().clock.set(T);
 		const second = await refresh(first.refresh_token);
 		expect(second.status).toBe(200);
-		expect(second.body).toEqual({
-			access_token: expect.stringMatching(TOKEN_SHAPE),
-			token_type: 'Bearer',
-			expires_in: 7200,
-			refresh_token: expect.stringMatching(TOKEN_SHAPE),
-			scope: 'public',
-			created_at: T,
-		});
+		expect(second.body).toEqual(TOKEN_BODY);
 		expect(second.body.access_token).not.toBe(first.access_token);
 		expect(second.body.refresh_token).not.toBe(first.refresh_token);
 		expect(await listEmails(second.body.access_token)).toEqual([]);
@@ -137,10 +121,10 @@ describe('POST /oauth/token, refresh grant', () => {
 	});
 
 	it('obtains a working token after the old one expired', async () => {
-		fake.clock.set(T);
+		fake().clock.set(T);
 		const first = (await passwordGrant()).body;
-		fake.clock.advance(7200);
-		expect((await client.get('/v1/end_users', '', withToken(first.access_token))).status).toBe(401);
+		fake().clock.advance(7200);
+		expect((await api().get('/v1/end_users', '', withToken(first.access_token))).status).toBe(401);
 		const renewed = await refresh(first.refresh_token);
 		expect(renewed.status).toBe(200);
 		expect(await listEmails(renewed.body.access_token)).toEqual([]);
@@ -157,10 +141,9 @@ describe('POST /oauth/token, refresh grant', () => {
 
 describe('POST /oauth/token, client_credentials grant', () => {
 	it('answers a token without refresh_token, for the client\u2019s account', async () => {
-		createEndUser(fake.account, fake.store, 'client@example.com');
-		fake.clock.set(T);
-		const { clientId, clientSecret } = fake.credentials;
-		const reply = await grant(`grant_type=client_credentials&client_id=${clientId}&client_secret=${clientSecret}`);
+		createEndUser(fake().account, fake().store, 'client@example.com');
+		fake().clock.set(T);
+		const reply = await grant(clientCredentialsForm(fake().credentials));
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ access_token: expect.stringMatching(TOKEN_SHAPE), token_type: 'Bearer', expires_in: 7200, scope: 'public', created_at: T });
 		expect(reply.body).not.toHaveProperty('refresh_token');
@@ -184,13 +167,12 @@ describe('POST /oauth/token, other grants and methods', () => {
 	});
 
 	it('answers GET /oauth/token with 404', async () => {
-		const reply = await client.send('GET', '/oauth/token', { auth: false });
-		expect([reply.status, reply.body]).toEqual([404, errorList('record_not_found', 'The record could not be found', null)]);
+		expectNotFound(await api().send('GET', '/oauth/token', { auth: false }));
 	});
 });
 
 describe('authenticating data requests', () => {
-	const send = (headers: Record<string, string>, query = '') => client.send('GET', '/v1/end_users', { query, headers, auth: false });
+	const send = (headers: Record<string, string>, query = '') => api().send('GET', '/v1/end_users', { query, headers, auth: false });
 	const expectUnauthorized = (reply: RawReply, message: string) => expect([reply.status, reply.body]).toEqual([401, unauthorized(message)]);
 
 	it('answers 401 without a token', async () => {
@@ -209,43 +191,43 @@ describe('authenticating data requests', () => {
 	});
 
 	it('accepts the token until 7200 s after it was issued, then answers 401 with an error_list body', async () => {
-		fake.clock.set(T);
+		fake().clock.set(T);
 		const { access_token } = (await passwordGrant()).body;
-		fake.clock.advance(7199);
+		fake().clock.advance(7199);
 		expect((await send(withToken(access_token))).status).toBe(200);
-		fake.clock.advance(1);
+		fake().clock.advance(1);
 		expectUnauthorized(await send(withToken(access_token)), 'The access token expired');
 		expectUnauthorized(await send({}, `access_token=${access_token}`), 'The access token expired');
 	});
 
 	it('answers 401 after store.expireAccessTokens()', async () => {
-		const token = await client.token();
+		const token = await api().token();
 		expect((await send(withToken(token))).status).toBe(200);
-		fake.store.expireAccessTokens();
+		fake().store.expireAccessTokens();
 		expectUnauthorized(await send(withToken(token)), 'The access token expired');
 		// A new grant works again.
 		expect((await send(withToken((await passwordGrant()).body.access_token))).status).toBe(200);
 	});
 
 	it('accepts the token as an access_token query parameter, or form parameter (spec rule 3)', async () => {
-		const token = await client.token();
-		const user = createEndUser(fake.account, fake.store, 'param@example.com');
+		const token = await api().token();
+		const user = createEndUser(fake().account, fake().store, 'param@example.com');
 		const byQuery = await send({}, `access_token=${token}`);
-		expect([byQuery.status, byQuery.body.map((found: { id: number }) => found.id)]).toEqual([200, [user.id]]);
-		const byForm = await client.send('PUT', `/v1/end_users/${user.id}`, { form: `access_token=${token}&properties[plan]=pro`, auth: false });
+		expect([byQuery.status, idsOf(byQuery)]).toEqual([200, [user.id]]);
+		const byForm = await api().send('PUT', `/v1/end_users/${user.id}`, { form: `access_token=${token}&properties[plan]=pro`, auth: false });
 		expect(byForm.status).toBe(200);
 		expect(user.properties).toEqual({ plan: 'pro' });
 	});
 
 	it('accepts the scheme name in any case, and prefers the header over the parameter', async () => {
-		const token = await client.token();
+		const token = await api().token();
 		expect((await send({ authorization: `bearer ${token}` })).status).toBe(200);
 		expect((await send(withToken('garbage'), `access_token=${token}`)).status).toBe(401);
 		expect((await send(withToken(token), 'access_token=garbage')).status).toBe(200);
 	});
 
 	it('checks the token on every data endpoint', async () => {
-		const user = createEndUser(fake.account, fake.store, 'everywhere@example.com');
+		const user = createEndUser(fake().account, fake().store, 'everywhere@example.com');
 		const endpoints: Array<['GET' | 'POST' | 'PUT' | 'DELETE', string]> = [
 			['GET', `/v1/end_users/${user.id}`],
 			['POST', '/v1/end_users'],
@@ -260,7 +242,7 @@ describe('authenticating data requests', () => {
 			['POST', '/v1/email_survey_csv'],
 		];
 		for (const [method, path] of endpoints) {
-			const reply = await client.send(method, path, { form: '', auth: false });
+			const reply = await api().send(method, path, { form: '', auth: false });
 			expect([method, path, reply.status]).toEqual([method, path, 401]);
 		}
 		expect(user.markedForDeletionAt).toBeNull();

@@ -1,36 +1,26 @@
 import { FormData } from 'undici';
 
-import { createEndUser, MAX_CSV_ROWS, startFakeWootric, type FakeWootric } from '../index';
-import { RawClient, type RawReply } from './client';
+import { createEndUser, MAX_CSV_ROWS } from '../index';
+import type { RawReply } from './client';
+import { expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
 
-/** 2024-03-10 12:00:00 at the fake's default offset, -0800. */
-const NOW = Date.UTC(2024, 2, 10, 20, 0, 0) / 1000;
-
-let fake: FakeWootric;
-let api: RawClient;
-
-beforeEach(async () => {
-	fake = await startFakeWootric();
-	fake.clock.set(NOW);
-	api = new RawClient(fake);
-	fake.account.surveyTemplates.push(
-		{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
-		{
-			id: 502,
-			name: 'Multi-language NPS',
-			defaultLanguage: 'EN',
-			languages: [
-				{ code: 'EN', name: 'English' },
-				{ code: 'ES', name: 'Spanish' },
-				{ code: 'DE', name: 'German' },
-			],
-			nonConfiguredLanguageCount: 2,
-		},
-	);
-});
-
-afterEach(async () => {
-	await fake.close();
+const { fake, api } = useFakeApi({
+	now: FIXED_NOW,
+	seed: (started) =>
+		started.account.surveyTemplates.push(
+			{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
+			{
+				id: 502,
+				name: 'Multi-language NPS',
+				defaultLanguage: 'EN',
+				languages: [
+					{ code: 'EN', name: 'English' },
+					{ code: 'ES', name: 'Spanish' },
+					{ code: 'DE', name: 'German' },
+				],
+				nonConfiguredLanguageCount: 2,
+			},
+		),
 });
 
 /** POST /v1/email_survey_csv with `csv` as a multipart file part, plus form fields. */
@@ -38,18 +28,17 @@ function uploadCsv(csv: string, fields: Record<string, string> = {}) {
 	const form = new FormData();
 	for (const [name, value] of Object.entries(fields)) form.append(name, value);
 	form.append('csv', new Blob([csv], { type: 'text/csv' }), 'people.csv');
-	return api.postMultipart('/v1/email_survey_csv', form);
+	return api().postMultipart('/v1/email_survey_csv', form);
 }
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-const emailsOf = () => [...fake.account.endUsers.values()].map((user) => user.email);
+const emailsOf = () => [...fake().account.endUsers.values()].map((user) => user.email);
 
 /** A 400 on the csv field whose message says `mentions`, after which nothing was created or recorded. */
 function expectCsvRejected(reply: RawReply, mentions: RegExp) {
-	expect(reply.status).toBe(400);
-	expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: expect.any(String), message: expect.stringMatching(mentions), field: 'csv' }] });
-	expect(fake.account.emailSurveys).toEqual([]);
+	expectBadRequest(reply, 'csv', mentions);
+	expect(fake().account.emailSurveys).toEqual([]);
 	expect(emailsOf()).toEqual([]);
 }
 
@@ -75,7 +64,7 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 		});
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ status: 'scheduled', emails_count: 2 });
-		expect(fake.account.emailSurveys).toEqual([
+		expect(fake().account.emailSurveys).toEqual([
 			{
 				endpoint: 'email_survey_csv',
 				receivedAt: expect.any(Number),
@@ -89,11 +78,11 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 				},
 			},
 		]);
-		const grace = await api.get('/v1/end_users/grace@example.com', 'lookup_by_email=true');
+		const grace = await api().get('/v1/end_users/grace@example.com', 'lookup_by_email=true');
 		expect(grace.status).toBe(200);
 		expect(grace.body.properties).toEqual({ plan: 'pro, annual', mrr_amount: '300' });
 		expect(grace.body.last_surveyed).toMatch(/^2024-03-10 12:00:\d\d$/);
-		expect(fake.account.endUsers.size).toBe(2);
+		expect(fake().account.endUsers.size).toBe(2);
 	});
 
 	it('takes the CSV as URL-safe Base64 (RFC 4648 §5, with - and _) in a form field, padded or not', async () => {
@@ -106,9 +95,9 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 			{ email: 'grace@example.com', plan: 'starter', note: 'Ünïcödé >>> ???' },
 		];
 
-		const reply = await api.post('/v1/email_survey_csv', `csv=${encoded}&survey_immediately=false`);
+		const reply = await api().post('/v1/email_survey_csv', `csv=${encoded}&survey_immediately=false`);
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0]).toEqual({
+		expect(fake().account.emailSurveys[0]).toEqual({
 			endpoint: 'email_survey_csv',
 			receivedAt: expect.any(Number),
 			emails: ['ada@example.com', 'grace@example.com'],
@@ -117,26 +106,26 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 		});
 
 		expect(encoded.length % 4).toBe(2);
-		const padded = await api.post('/v1/email_survey_csv', `csv=${encoded}%3D%3D`);
+		const padded = await api().post('/v1/email_survey_csv', `csv=${encoded}%3D%3D`);
 		expect(padded.status).toBe(200);
-		expect(fake.account.emailSurveys[1].rows).toEqual(rows);
-		expect(fake.account.endUsers.size).toBe(2);
+		expect(fake().account.emailSurveys[1].rows).toEqual(rows);
+		expect(fake().account.endUsers.size).toBe(2);
 	});
 
 	it('answers 400 to Base64 in the standard alphabet (+ and /), and to a missing or empty csv', async () => {
 		const csv = 'email,plan,note\nada@example.com,pro,Zürich ~ ok?>\n';
 		const standard = Buffer.from(csv).toString('base64');
 		expect(standard).toMatch(/[+/]/);
-		expectCsvRejected(await api.post('/v1/email_survey_csv', `csv=${encodeURIComponent(standard)}`), /csv/);
-		expectCsvRejected(await api.post('/v1/email_survey_csv', 'survey_immediately=true'), /csv/);
-		expectCsvRejected(await api.post('/v1/email_survey_csv', 'csv='), /csv/);
+		expectCsvRejected(await api().post('/v1/email_survey_csv', `csv=${encodeURIComponent(standard)}`), /csv/);
+		expectCsvRejected(await api().post('/v1/email_survey_csv', 'survey_immediately=true'), /csv/);
+		expectCsvRejected(await api().post('/v1/email_survey_csv', 'csv='), /csv/);
 	});
 
 	it('takes the access token as a form parameter, and records neither it nor the file', async () => {
-		const token = await api.token();
-		const reply = await api.send('POST', '/v1/email_survey_csv', { form: `access_token=${token}&csv=${base64url(PEOPLE_CSV)}&subject=Hi`, auth: false });
+		const token = await api().token();
+		const reply = await api().send('POST', '/v1/email_survey_csv', { form: `access_token=${token}&csv=${base64url(PEOPLE_CSV)}&subject=Hi`, auth: false });
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys.map((record) => record.params)).toEqual([{ subject: 'Hi' }]);
+		expect(fake().account.emailSurveys.map((record) => record.params)).toEqual([{ subject: 'Hi' }]);
 	});
 });
 
@@ -148,8 +137,8 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 		const reply = await uploadCsv(rowsCsv(MAX_CSV_ROWS));
 		expect(reply.status).toBe(200);
 		expect(reply.body.emails_count).toBe(MAX_CSV_ROWS);
-		expect(fake.account.emailSurveys[0].rows).toHaveLength(MAX_CSV_ROWS);
-		expect(fake.account.endUsers.size).toBe(MAX_CSV_ROWS);
+		expect(fake().account.emailSurveys[0].rows).toHaveLength(MAX_CSV_ROWS);
+		expect(fake().account.endUsers.size).toBe(MAX_CSV_ROWS);
 	});
 
 	it.each([
@@ -174,27 +163,27 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 	it('accepts a byte-order mark and CRLF line ends', async () => {
 		const reply = await uploadCsv('\uFEFFemail,plan\r\nada@example.com,pro\r\ngrace@example.com,starter\r\n');
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0].rows).toEqual([
+		expect(fake().account.emailSurveys[0].rows).toEqual([
 			{ email: 'ada@example.com', plan: 'pro' },
 			{ email: 'grace@example.com', plan: 'starter' },
 		]);
-		expect(fake.account.endUsers.size).toBe(2);
+		expect(fake().account.endUsers.size).toBe(2);
 
-		const encoded = await api.post('/v1/email_survey_csv', `csv=${base64url('\uFEFFemail,plan\r\nlinus@example.com,pro\r\n')}`);
+		const encoded = await api().post('/v1/email_survey_csv', `csv=${base64url('\uFEFFemail,plan\r\nlinus@example.com,pro\r\n')}`);
 		expect(encoded.status).toBe(200);
-		expect(fake.account.emailSurveys[1].rows).toEqual([{ email: 'linus@example.com', plan: 'pro' }]);
+		expect(fake().account.emailSurveys[1].rows).toEqual([{ email: 'linus@example.com', plan: 'pro' }]);
 	});
 
 	it('accepts a CSV with the email column only', async () => {
 		const reply = await uploadCsv('email\nada@example.com\ngrace@example.com\n');
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0].rows).toEqual([{ email: 'ada@example.com' }, { email: 'grace@example.com' }]);
+		expect(fake().account.emailSurveys[0].rows).toEqual([{ email: 'ada@example.com' }, { email: 'grace@example.com' }]);
 	});
 
 	it('reads quoted cells with commas, doubled quotes and line breaks, and skips blank lines', async () => {
 		const reply = await uploadCsv('email,note\n"ada@example.com","Said ""wow"", twice"\n\ngrace@example.com,"line one\nline two"\n');
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0].rows).toEqual([
+		expect(fake().account.emailSurveys[0].rows).toEqual([
 			{ email: 'ada@example.com', note: 'Said "wow", twice' },
 			{ email: 'grace@example.com', note: 'line one\nline two' },
 		]);
@@ -203,18 +192,18 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 	it('keeps context columns with the rows but out of the end users’ properties', async () => {
 		const reply = await uploadCsv('email,___context:first_name,___context:team,plan\nada@example.com,Ada,Compilers,pro\n', { subject: 'Hi {{first_name}} of {{team}}' });
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0].rows).toEqual([
+		expect(fake().account.emailSurveys[0].rows).toEqual([
 			{ email: 'ada@example.com', '___context:first_name': 'Ada', '___context:team': 'Compilers', plan: 'pro' },
 		]);
-		expect([...fake.account.endUsers.values()][0].properties).toEqual({ plan: 'pro' });
+		expect([...fake().account.endUsers.values()][0].properties).toEqual({ plan: 'pro' });
 	});
 
 	it('merges custom columns into the properties of end users the account already has', async () => {
-		const known = createEndUser(fake.account, fake.store, 'ada@example.com', { properties: { plan: 'starter', region: 'EU' } });
+		const known = createEndUser(fake().account, fake().store, 'ada@example.com', { properties: { plan: 'starter', region: 'EU' } });
 		const reply = await uploadCsv('email,plan,seats\nada@example.com,enterprise,40\n');
 		expect(reply.status).toBe(200);
 		expect(emailsOf()).toEqual(['ada@example.com']);
-		expect(fake.account.endUsers.get(known.id)!.properties).toEqual({ plan: 'enterprise', region: 'EU', seats: '40' });
+		expect(fake().account.endUsers.get(known.id)!.properties).toEqual({ plan: 'enterprise', region: 'EU', seats: '40' });
 	});
 });
 
@@ -225,14 +214,14 @@ describe('POST /v1/email_survey_csv: the language column', () => {
 	it('is taken with survey_settings[language]=multi_language and a template configured for every row’s code', async () => {
 		const reply = await uploadCsv(LANGUAGE_CSV, multiLanguage('502'));
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys[0]).toMatchObject({
+		expect(fake().account.emailSurveys[0]).toMatchObject({
 			rows: [
 				{ email: 'ada@example.com', language: 'EN', plan: 'pro' },
 				{ email: 'grace@example.com', language: 'ES', plan: 'starter' },
 			],
 			params: { survey_settings: { language: 'multi_language', survey_template_id: '502' } },
 		});
-		expect([...fake.account.endUsers.values()].map((user) => user.properties)).toEqual([{ plan: 'pro' }, { plan: 'starter' }]);
+		expect([...fake().account.endUsers.values()].map((user) => user.properties)).toEqual([{ plan: 'pro' }, { plan: 'starter' }]);
 	});
 
 	it.each([
@@ -250,6 +239,6 @@ describe('POST /v1/email_survey_csv: the language column', () => {
 		const reply = await uploadCsv(LANGUAGE_CSV, multiLanguage('999'));
 		expect(reply.status).toBe(400);
 		expect(reply.body.errors[0].field).toBe('survey_settings[survey_template_id]');
-		expect(fake.account.emailSurveys).toEqual([]);
+		expect(fake().account.emailSurveys).toEqual([]);
 	});
 });

@@ -1,42 +1,30 @@
-import { createEndUser, MAX_SURVEY_EMAILS, startFakeWootric, type FakeWootric } from '../index';
-import { RawClient, type RawReply } from './client';
+import { createEndUser, MAX_SURVEY_EMAILS } from '../index';
+import type { RawReply } from './client';
+import { DAY, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
 
-const DAY = 86400;
-/** 2024-03-10 12:00:00 at the fake's default offset, -0800. */
-const NOW = Date.UTC(2024, 2, 10, 20, 0, 0) / 1000;
-
-let fake: FakeWootric;
-let api: RawClient;
-
-beforeEach(async () => {
-	fake = await startFakeWootric();
-	fake.clock.set(NOW);
-	api = new RawClient(fake);
-	fake.account.surveyTemplates.push({
-		id: 502,
-		name: 'Multi-language NPS',
-		defaultLanguage: 'EN',
-		languages: [
-			{ code: 'EN', name: 'English' },
-			{ code: 'ES', name: 'Spanish' },
-		],
-		nonConfiguredLanguageCount: 0,
-	});
+const { fake, api } = useFakeApi({
+	now: FIXED_NOW,
+	seed: (started) =>
+		started.account.surveyTemplates.push({
+			id: 502,
+			name: 'Multi-language NPS',
+			defaultLanguage: 'EN',
+			languages: [
+				{ code: 'EN', name: 'English' },
+				{ code: 'ES', name: 'Spanish' },
+			],
+			nonConfiguredLanguageCount: 0,
+		}),
 });
 
-afterEach(async () => {
-	await fake.close();
-});
+const survey = (form: string) => api().post('/v1/email_survey', form);
 
-const survey = (form: string) => api.post('/v1/email_survey', form);
-
-const emailsOf = () => [...fake.account.endUsers.values()].map((user) => user.email);
+const emailsOf = () => [...fake().account.endUsers.values()].map((user) => user.email);
 
 /** A 400 naming the field, after which no end user was created and no survey recorded. */
 function expectRejected(reply: RawReply, field: string) {
-	expect(reply.status).toBe(400);
-	expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: expect.any(String), message: expect.stringContaining(field), field }] });
-	expect(fake.account.emailSurveys).toEqual([]);
+	expectBadRequest(reply, field);
+	expect(fake().account.emailSurveys).toEqual([]);
 	expect(emailsOf()).toEqual([]);
 }
 
@@ -80,7 +68,7 @@ describe('POST /v1/email_survey', () => {
 		);
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ status: 'scheduled', emails_count: 2 });
-		expect(fake.account.emailSurveys).toEqual([
+		expect(fake().account.emailSurveys).toEqual([
 			{
 				endpoint: 'email_survey',
 				receivedAt: expect.any(Number),
@@ -111,7 +99,7 @@ describe('POST /v1/email_survey', () => {
 				},
 			},
 		]);
-		expect(fake.account.emailSurveys[0].receivedAt).toBeGreaterThanOrEqual(NOW);
+		expect(fake().account.emailSurveys[0].receivedAt).toBeGreaterThanOrEqual(FIXED_NOW);
 	});
 
 	it('creates end users for unknown addresses, with the properties and external ids given', async () => {
@@ -121,27 +109,27 @@ describe('POST /v1/email_survey', () => {
 		expect(reply.status).toBe(200);
 		expect(emailsOf()).toEqual(['ada@example.com', 'grace@example.com']);
 
-		const grace = await api.get('/v1/end_users/crm-2', 'lookup_by_external_id=true');
+		const grace = await api().get('/v1/end_users/crm-2', 'lookup_by_external_id=true');
 		expect(grace.status).toBe(200);
 		expect(grace.body).toMatchObject({ email: 'grace@example.com', external_id: 'crm-2', properties: { plan: 'pro' } });
 		expect(grace.body.last_surveyed).toMatch(/^2024-03-10 12:00:\d\d$/);
-		const ada = await api.get('/v1/end_users/ada@example.com', 'lookup_by_email=true');
+		const ada = await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true');
 		expect(ada.body).toMatchObject({ external_id: 'crm-1', properties: { plan: 'pro' } });
 	});
 
 	it('surveys known end users without duplicating them, merging the properties given into theirs', async () => {
-		const known = createEndUser(fake.account, fake.store, 'ada@example.com', {
+		const known = createEndUser(fake().account, fake().store, 'ada@example.com', {
 			properties: { plan: 'starter', region: 'EU' },
-			createdAt: NOW - DAY,
-			updatedAt: NOW - DAY,
+			createdAt: FIXED_NOW - DAY,
+			updatedAt: FIXED_NOW - DAY,
 		});
 		const reply = await survey('emails[]=ada@example.com&end_user[properties][plan]=pro&end_user[properties][seats]=12');
 		expect(reply.status).toBe(200);
 		expect(emailsOf()).toEqual(['ada@example.com']);
-		const ada = fake.account.endUsers.get(known.id)!;
+		const ada = fake().account.endUsers.get(known.id)!;
 		expect(ada.properties).toEqual({ plan: 'pro', region: 'EU', seats: '12' });
-		expect(ada.updatedAt).toBeGreaterThanOrEqual(NOW);
-		expect(ada.lastSurveyed).toBeGreaterThanOrEqual(NOW);
+		expect(ada.updatedAt).toBeGreaterThanOrEqual(FIXED_NOW);
+		expect(ada.lastSurveyed).toBeGreaterThanOrEqual(FIXED_NOW);
 	});
 
 	it(`takes up to ${MAX_SURVEY_EMAILS} emails and answers 400 to ${MAX_SURVEY_EMAILS + 1}`, async () => {
@@ -150,8 +138,8 @@ describe('POST /v1/email_survey', () => {
 		const reply = await survey(emails(100));
 		expect(reply.status).toBe(200);
 		expect(reply.body.emails_count).toBe(100);
-		expect(fake.account.endUsers.size).toBe(100);
-		expect(fake.account.emailSurveys[0].emails).toHaveLength(100);
+		expect(fake().account.endUsers.size).toBe(100);
+		expect(fake().account.emailSurveys[0].emails).toHaveLength(100);
 	});
 
 	it.each([
@@ -183,12 +171,12 @@ describe('POST /v1/email_survey', () => {
 	});
 
 	it('answers 400 to an external id another end user already holds', async () => {
-		createEndUser(fake.account, fake.store, 'linus@example.com', { externalId: 'crm-1' });
+		createEndUser(fake().account, fake().store, 'linus@example.com', { externalId: 'crm-1' });
 		const reply = await survey('emails[]=ada@example.com&external_ids[]=crm-1');
 		expect(reply.status).toBe(400);
 		expect(reply.body.errors[0].field).toBe('external_ids');
 		expect(emailsOf()).toEqual(['linus@example.com']);
-		expect(fake.account.emailSurveys).toEqual([]);
+		expect(fake().account.emailSurveys).toEqual([]);
 	});
 
 	it.each([
@@ -201,14 +189,14 @@ describe('POST /v1/email_survey', () => {
 	});
 
 	it('takes the access token as a form parameter, and does not record it', async () => {
-		const token = await api.token();
-		const reply = await api.send('POST', '/v1/email_survey', { form: `access_token=${token}&emails[]=ada@example.com&delay=2`, auth: false });
+		const token = await api().token();
+		const reply = await api().send('POST', '/v1/email_survey', { form: `access_token=${token}&emails[]=ada@example.com&delay=2`, auth: false });
 		expect(reply.status).toBe(200);
-		expect(fake.account.emailSurveys.map((record) => record.params)).toEqual([{ emails: ['ada@example.com'], delay: '2' }]);
+		expect(fake().account.emailSurveys.map((record) => record.params)).toEqual([{ emails: ['ada@example.com'], delay: '2' }]);
 	});
 
 	it('is a POST endpoint only', async () => {
-		expect((await api.get('/v1/email_survey', 'emails[]=ada@example.com')).status).toBe(404);
-		expect(fake.account.emailSurveys).toEqual([]);
+		expect((await api().get('/v1/email_survey', 'emails[]=ada@example.com')).status).toBe(404);
+		expect(fake().account.emailSurveys).toEqual([]);
 	});
 });

@@ -1,39 +1,24 @@
-import { createEndUser, startFakeWootric, type FakeWootric } from '../index';
+import { createEndUser } from '../index';
 import type { EndUser } from '../store';
-import { RawClient } from './client';
+import { DEFAULT_SETTINGS, invalidParameter, NOT_FOUND_BODY, useFakeApi } from './setup';
 
 /** 2023-11-14T22:13:20Z, i.e. 14:13:20 on the 14th at the default account offset of -08:00. */
 const T = 1_700_000_000;
 
-const errorList = (status: string, message: string, field: string | null) => ({ type: 'error_list', errors: [{ status, message, field }] });
-const NOT_FOUND = errorList('record_not_found', 'The record could not be found', null);
 const SETTINGS_FIELDS = ['id', 'end_user_id', 'created_at', 'updated_at', 'email_nps'];
-const DEFAULT_SETTINGS = {
-	email_nps: true,
-	mobile_nps: true,
-	web_nps: true,
-	force_mobile_survey: false,
-	force_web_survey: false,
-	surveys_disabled_by_end_user: false,
-};
 
-let fake: FakeWootric;
-let client: RawClient;
+const { fake, api } = useFakeApi({ now: T });
 let user: EndUser;
-beforeEach(async () => {
-	fake = await startFakeWootric();
-	client = new RawClient(fake);
-	fake.clock.set(T);
-	user = createEndUser(fake.account, fake.store, 'settings@example.com');
+beforeEach(() => {
+	user = createEndUser(fake().account, fake().store, 'settings@example.com');
 });
-afterEach(() => fake.close());
 
 const settingsPath = () => `/v1/end_users/${user.id}/settings`;
-const summaryOnRead = async () => (await client.get(`/v1/end_users/${user.id}`)).body.settings;
+const summaryOnRead = async () => (await api().get(`/v1/end_users/${user.id}`)).body.settings;
 
 describe('GET /v1/end_users/<id>/settings', () => {
 	it('answers only id, end_user_id, created_at, updated_at and email_nps, with "YYYY-MM-DD HH:MM:SS-08:00" datetimes', async () => {
-		const reply = await client.get(settingsPath());
+		const reply = await api().get(settingsPath());
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({
 			id: user.settings.id,
@@ -47,15 +32,15 @@ describe('GET /v1/end_users/<id>/settings', () => {
 	});
 
 	it('answers 404 for an unknown or non-numeric end user', async () => {
-		expect(await client.get('/v1/end_users/999999/settings')).toMatchObject({ status: 404, body: NOT_FOUND });
-		expect(await client.get('/v1/end_users/settings%40example.com/settings')).toMatchObject({ status: 404, body: NOT_FOUND });
+		expect(await api().get('/v1/end_users/999999/settings')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
+		expect(await api().get('/v1/end_users/settings%40example.com/settings')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
 	});
 });
 
 describe('PUT /v1/end_users/<id>/settings', () => {
 	it('changes email_nps, answering the settings body with ISO-millisecond datetimes', async () => {
-		fake.clock.set(T + 3600);
-		const reply = await client.put(settingsPath(), 'email_nps=false');
+		fake().clock.set(T + 3600);
+		const reply = await api().put(settingsPath(), 'email_nps=false');
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({
 			id: user.settings.id,
@@ -65,7 +50,7 @@ describe('PUT /v1/end_users/<id>/settings', () => {
 			email_nps: false,
 		});
 		expect(Object.keys(reply.body)).toEqual(SETTINGS_FIELDS);
-		const read = await client.get(settingsPath());
+		const read = await api().get(settingsPath());
 		expect(read.body).toMatchObject({ email_nps: false, created_at: '2023-11-14 14:13:20-08:00', updated_at: '2023-11-14 15:13:20-08:00' });
 		expect(await summaryOnRead()).toEqual({ ...DEFAULT_SETTINGS, email_nps: false });
 	});
@@ -76,7 +61,7 @@ describe('PUT /v1/end_users/<id>/settings', () => {
 		['force_web_survey', 'true', true],
 		['force_mobile_survey', 'true', true],
 	] as const)('changes %s, shown in the settings hash of the end user and not in the settings body', async (flag, sent, expected) => {
-		const reply = await client.put(settingsPath(), `${flag}=${sent}`);
+		const reply = await api().put(settingsPath(), `${flag}=${sent}`);
 		expect(reply.status).toBe(200);
 		expect(Object.keys(reply.body)).toEqual(SETTINGS_FIELDS);
 		expect(reply.body.email_nps).toBe(true);
@@ -84,28 +69,28 @@ describe('PUT /v1/end_users/<id>/settings', () => {
 	});
 
 	it('changes several flags at once, reads 1 and 0 as booleans, and leaves flags not sent alone', async () => {
-		await client.put(settingsPath(), 'email_nps=0&web_nps=0&force_mobile_survey=1');
+		await api().put(settingsPath(), 'email_nps=0&web_nps=0&force_mobile_survey=1');
 		expect(await summaryOnRead()).toEqual({ ...DEFAULT_SETTINGS, email_nps: false, web_nps: false, force_mobile_survey: true });
-		await client.put(settingsPath(), 'email_nps=true');
+		await api().put(settingsPath(), 'email_nps=true');
 		expect(await summaryOnRead()).toEqual({ ...DEFAULT_SETTINGS, web_nps: false, force_mobile_survey: true });
 	});
 
 	it('does not let surveys_disabled_by_end_user be set (it is the end user\u2019s own choice)', async () => {
-		await client.put(settingsPath(), 'surveys_disabled_by_end_user=true');
+		await api().put(settingsPath(), 'surveys_disabled_by_end_user=true');
 		expect((await summaryOnRead()).surveys_disabled_by_end_user).toBe(false);
 	});
 
 	it('answers 400 for a value that is not a boolean, and changes nothing', async () => {
-		fake.clock.set(T + 60);
-		const reply = await client.put(settingsPath(), 'email_nps=false&web_nps=maybe');
-		expect([reply.status, reply.body]).toEqual([400, errorList('invalid_parameter', 'web_nps does not have a valid value', 'web_nps')]);
+		fake().clock.set(T + 60);
+		const reply = await api().put(settingsPath(), 'email_nps=false&web_nps=maybe');
+		expect([reply.status, reply.body]).toEqual([400, invalidParameter('web_nps')]);
 		expect(await summaryOnRead()).toEqual(DEFAULT_SETTINGS);
 		expect(user.settings.updatedAt).toBe(T);
-		const hash = await client.put(settingsPath(), 'email_nps[]=false');
-		expect([hash.status, hash.body]).toEqual([400, errorList('invalid_parameter', 'email_nps does not have a valid value', 'email_nps')]);
+		const hash = await api().put(settingsPath(), 'email_nps[]=false');
+		expect([hash.status, hash.body]).toEqual([400, invalidParameter('email_nps')]);
 	});
 
 	it('answers 404 for an unknown end user', async () => {
-		expect(await client.put('/v1/end_users/999999/settings', 'email_nps=false')).toMatchObject({ status: 404, body: NOT_FOUND });
+		expect(await api().put('/v1/end_users/999999/settings', 'email_nps=false')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
 	});
 });

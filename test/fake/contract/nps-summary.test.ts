@@ -1,6 +1,6 @@
-import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../index';
+import { addDecline, addResponse, createEndUser } from '../index';
 import type { EndUser, SurveyResponse } from '../store';
-import { RawClient, type RawReply } from './client';
+import { expectBadRequest, useFakeApi } from './setup';
 
 const PST = -480;
 const IST = 330;
@@ -10,31 +10,20 @@ const localTime = (day: string, time: string, offsetMinutes: number) => Date.par
 
 const EMPTY_SUMMARY = { nps: 0, responses: 0, detractors: 0, passives: 0, promoters: 0, response_rate: 0, email_response_rate: 0 };
 
-let fake: FakeWootric;
-let api: RawClient;
+const { fake, api, restart } = useFakeApi();
 let ada: EndUser;
 
-/** Starts a fake whose clock reads `day time` in the account's zone (PST unless told). */
+/** Restarts the fake with its clock reading `day time` in the account's zone (PST unless told). */
 async function startAt(day: string, time: string, offsetMinutes = PST) {
-	fake = await startFakeWootric({ utcOffsetMinutes: offsetMinutes });
-	fake.clock.set(localTime(day, time, offsetMinutes));
-	api = new RawClient(fake);
-	ada = createEndUser(fake.account, fake.store, 'ada@example.com');
+	await restart({ utcOffsetMinutes: offsetMinutes });
+	fake().clock.set(localTime(day, time, offsetMinutes));
+	ada = createEndUser(fake().account, fake().store, 'ada@example.com');
 }
-
-afterEach(async () => {
-	await fake.close();
-});
 
 const respond = (score: number, createdAt: number, fields: Partial<SurveyResponse> = {}) =>
-	addResponse(fake.account, fake.store, { endUserId: ada.id, score, createdAt, updatedAt: createdAt, ...fields });
+	addResponse(fake().account, fake().store, { endUserId: ada.id, score, createdAt, updatedAt: createdAt, ...fields });
 
-const summary = (query = '') => api.get('/v1/nps_summary', query);
-
-function expectBadRequest(reply: RawReply, field: string) {
-	expect(reply.status).toBe(400);
-	expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: expect.any(String), message: expect.stringContaining(field), field }] });
-}
+const summary = (query = '') => api().get('/v1/nps_summary', query);
 
 describe('GET /v1/nps_summary: the figures', () => {
 	beforeEach(() => startAt('2024-03-10', '12:00:00'));
@@ -48,9 +37,9 @@ describe('GET /v1/nps_summary: the figures', () => {
 		respond(0, inRange(), { channel: 'email' });
 		respond(10, inRange(), { channel: 'email', excludedFromCalculations: true });
 		respond(0, localTime('2024-02-20', '10:00:00', PST));
-		addDecline(fake.account, fake.store, { endUserId: ada.id, channel: 'web', createdAt: inRange() });
-		addDecline(fake.account, fake.store, { endUserId: ada.id, channel: 'email', createdAt: inRange() });
-		addDecline(fake.account, fake.store, { endUserId: ada.id, channel: 'email', createdAt: localTime('2024-02-20', '10:00:00', PST) });
+		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'web', createdAt: inRange() });
+		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'email', createdAt: inRange() });
+		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'email', createdAt: localTime('2024-02-20', '10:00:00', PST) });
 
 		const reply = await summary(range);
 		expect(reply.status).toBe(200);
@@ -81,42 +70,51 @@ describe('GET /v1/nps_summary: the figures', () => {
 	});
 });
 
+/** A range asked for at 2024-03-20 12:00 in `zone`, with responses stored at local times of that zone. */
+interface RangeCase {
+	title: string;
+	zone: number;
+	range: string;
+	responses: Array<[score: number, day: string, time: string]>;
+	/** What the summary must hold. */
+	counted: Partial<typeof EMPTY_SUMMARY>;
+}
+
 describe('GET /v1/nps_summary: date[start] and date[end] are days in the account’s time zone', () => {
-	it('includes the whole end day and the start day from local midnight (UTC−8)', async () => {
-		await startAt('2024-03-20', '12:00:00', PST);
-		respond(9, localTime('2024-03-01', '00:00:00', PST));
-		respond(10, localTime('2024-03-10', '23:30:00', PST));
-		respond(0, localTime('2024-02-29', '23:59:59', PST));
-		respond(1, localTime('2024-03-11', '00:00:30', PST));
-		const reply = await summary('date[start]=2024-03-01&date[end]=2024-03-10');
-		expect(reply.body).toMatchObject({ responses: 2, promoters: 2, detractors: 0, nps: 100 });
-	});
-
-	it('uses the account’s offset, not UTC, on the other side of Greenwich too (UTC+5:30)', async () => {
-		await startAt('2024-03-20', '12:00:00', IST);
-		// 2024-03-01 00:30 local is still 29 February in UTC; 2024-03-11 01:30 local is still 10 March in UTC.
-		respond(10, localTime('2024-03-01', '00:30:00', IST));
-		respond(0, localTime('2024-03-11', '01:30:00', IST));
-		respond(0, localTime('2024-02-29', '23:30:00', IST));
-		const reply = await summary('date[start]=2024-03-01&date[end]=2024-03-10');
-		expect(reply.body).toMatchObject({ responses: 1, promoters: 1, detractors: 0, nps: 100 });
-	});
-
-	it('covers a single day when start and end are the same', async () => {
-		await startAt('2024-03-20', '12:00:00');
-		respond(10, localTime('2024-03-10', '00:00:00', PST));
-		respond(0, localTime('2024-03-10', '23:59:59', PST));
-		respond(10, localTime('2024-03-11', '00:00:00', PST));
-		respond(10, localTime('2024-03-09', '23:59:59', PST));
-		const reply = await summary('date[start]=2024-03-10&date[end]=2024-03-10');
-		expect(reply.body).toMatchObject({ responses: 2, promoters: 1, detractors: 1, nps: 0 });
+	it.each<RangeCase>([
+		{
+			title: 'includes the whole end day and the start day from local midnight (UTC−8)',
+			zone: PST,
+			range: 'date[start]=2024-03-01&date[end]=2024-03-10',
+			responses: [[9, '2024-03-01', '00:00:00'], [10, '2024-03-10', '23:30:00'], [0, '2024-02-29', '23:59:59'], [1, '2024-03-11', '00:00:30']],
+			counted: { responses: 2, promoters: 2, detractors: 0, nps: 100 },
+		},
+		{
+			title: 'uses the account’s offset, not UTC, on the other side of Greenwich too (UTC+5:30)',
+			zone: IST,
+			range: 'date[start]=2024-03-01&date[end]=2024-03-10',
+			// 2024-03-01 00:30 local is still 29 February in UTC; 2024-03-11 01:30 local is still 10 March in UTC.
+			responses: [[10, '2024-03-01', '00:30:00'], [0, '2024-03-11', '01:30:00'], [0, '2024-02-29', '23:30:00']],
+			counted: { responses: 1, promoters: 1, detractors: 0, nps: 100 },
+		},
+		{
+			title: 'covers a single day when start and end are the same',
+			zone: PST,
+			range: 'date[start]=2024-03-10&date[end]=2024-03-10',
+			responses: [[10, '2024-03-10', '00:00:00'], [0, '2024-03-10', '23:59:59'], [10, '2024-03-11', '00:00:00'], [10, '2024-03-09', '23:59:59']],
+			counted: { responses: 2, promoters: 1, detractors: 1, nps: 0 },
+		},
+	])('$title', async ({ zone, range, responses, counted }) => {
+		await startAt('2024-03-20', '12:00:00', zone);
+		for (const [score, day, time] of responses) respond(score, localTime(day, time, zone));
+		expect((await summary(range)).body).toMatchObject(counted);
 	});
 
 	it('follows a change of the account’s offset', async () => {
 		await startAt('2024-03-20', '12:00:00', PST);
 		respond(10, Date.parse('2024-03-10T20:00:00Z') / 1000);
 		expect((await summary('date[start]=2024-03-10&date[end]=2024-03-10')).body.responses).toBe(1);
-		fake.account.utcOffsetMinutes = IST;
+		fake().account.utcOffsetMinutes = IST;
 		expect((await summary('date[start]=2024-03-10&date[end]=2024-03-10')).body.responses).toBe(0);
 		expect((await summary('date[start]=2024-03-11&date[end]=2024-03-11')).body.responses).toBe(1);
 	});

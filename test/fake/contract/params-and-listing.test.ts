@@ -1,11 +1,8 @@
 import { parseBracketParams } from '../brackets';
-import { addResponse, createEndUser, MAX_PAGE, MAX_PER_PAGE, startFakeWootric, type FakeWootric } from '../index';
-import { RawClient } from './client';
+import { addResponse, createEndUser, MAX_PAGE, MAX_PER_PAGE } from '../index';
+import { errorList, idsOf, invalidParameter, useFakeApi } from './setup';
 
 const T = 1_700_000_000;
-
-const errorList = (status: string, message: string, field: string | null) => ({ type: 'error_list', errors: [{ status, message, field }] });
-const invalid = (field: string) => errorList('invalid_parameter', `${field} does not have a valid value`, field);
 
 /** Re-inserts records so the store's iteration order is not the id order (a sort that leans on it would show). */
 function storeInOrder<T extends { id: number }>(records: Map<number, T>, order: T[]): void {
@@ -75,74 +72,61 @@ describe('parseBracketParams (Rails bracket notation)', () => {
 });
 
 describe('bracket parameters over HTTP', () => {
-	let fake: FakeWootric;
-	let client: RawClient;
-	beforeEach(async () => {
-		fake = await startFakeWootric();
-		client = new RawClient(fake);
-	});
-	afterEach(() => fake.close());
+	const { fake, api } = useFakeApi();
 
 	it('parses query strings written with literal and with percent-encoded brackets alike', async () => {
-		await client.get('/v1/end_users', 'created%5Bgt%5D=5&created[lt]=10&emails[]=a&emails%5B%5D=b');
-		const logged = fake.requestsTo('/v1/end_users', 'GET')[0];
+		await api().get('/v1/end_users', 'created%5Bgt%5D=5&created[lt]=10&emails[]=a&emails%5B%5D=b');
+		const logged = fake().requestsTo('/v1/end_users', 'GET')[0];
 		expect(logged.rawQuery).toBe('created%5Bgt%5D=5&created[lt]=10&emails[]=a&emails%5B%5D=b');
 		expect(logged.query).toEqual({ created: { gt: '5', lt: '10' }, emails: ['a', 'b'] });
 		expect(logged.status).toBe(200);
 	});
 
 	it('parses form bodies with brackets into the stored end user', async () => {
-		const reply = await client.post('/v1/end_users', 'email=form%40example.com&properties%5Bplan%5D=pro&properties[seats]=3');
+		const reply = await api().post('/v1/end_users', 'email=form%40example.com&properties%5Bplan%5D=pro&properties[seats]=3');
 		expect(reply.status).toBe(201);
-		expect(fake.requestsTo('/v1/end_users', 'POST')[0].body).toEqual({ email: 'form@example.com', properties: { plan: 'pro', seats: '3' } });
-		expect([...fake.account.endUsers.values()].map((user) => user.properties)).toEqual([{ plan: 'pro', seats: '3' }]);
+		expect(fake().requestsTo('/v1/end_users', 'POST')[0].body).toEqual({ email: 'form@example.com', properties: { plan: 'pro', seats: '3' } });
+		expect([...fake().account.endUsers.values()].map((user) => user.properties)).toEqual([{ plan: 'pro', seats: '3' }]);
 	});
 
 	it('answers 400 to a multipart body that does not parse, and still logs the request', async () => {
-		const reply = await fetch(`${fake.baseUrl}/v1/end_users`, {
+		const reply = await fetch(`${fake().baseUrl}/v1/end_users`, {
 			method: 'POST',
-			headers: { authorization: `Bearer ${await client.token()}`, 'content-type': 'multipart/form-data; boundary=xyz' },
+			headers: { authorization: `Bearer ${await api().token()}`, 'content-type': 'multipart/form-data; boundary=xyz' },
 			body: 'email=not-multipart%40example.com',
 			signal: AbortSignal.timeout(2000),
 		});
 		expect(reply.status).toBe(400);
 		expect(await reply.json()).toEqual(errorList('bad_request', 'The request body is not valid multipart/form-data', null));
-		expect(fake.requestsTo('/v1/end_users')).toMatchObject([{ method: 'POST', route: 'POST /v1/end_users', status: 400, rawBody: 'email=not-multipart%40example.com' }]);
-		expect(fake.account.endUsers.size).toBe(0);
+		expect(fake().requestsTo('/v1/end_users')).toMatchObject([{ method: 'POST', route: 'POST /v1/end_users', status: 400, rawBody: 'email=not-multipart%40example.com' }]);
+		expect(fake().account.endUsers.size).toBe(0);
 		// Without a token, the 401 comes first.
-		const anonymous = await fetch(`${fake.baseUrl}/v1/end_users`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, body: 'x' });
+		const anonymous = await fetch(`${fake().baseUrl}/v1/end_users`, { method: 'POST', headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, body: 'x' });
 		expect(anonymous.status).toBe(401);
 	});
 
 	it('answers 400 to a path segment that is not valid percent-encoding', async () => {
-		const reply = await client.get('/v1/end_users/%E0%A4%A');
+		const reply = await api().get('/v1/end_users/%E0%A4%A');
 		expect([reply.status, reply.body]).toEqual([400, errorList('bad_request', 'The path segment %E0%A4%A is not valid percent-encoding', null)]);
 	});
 
 	it('answers 400 when a hash is sent where a string is expected, and the reverse', async () => {
-		expect((await client.get('/v1/end_users', 'email[x]=a')).body).toEqual(invalid('email'));
-		expect((await client.get('/v1/end_users', 'created=5')).body).toEqual(invalid('created'));
-		expect((await client.get('/v1/end_users', 'created[gt][x]=5')).body).toEqual(invalid('created[gt]'));
+		expect((await api().get('/v1/end_users', 'email[x]=a')).body).toEqual(invalidParameter('email'));
+		expect((await api().get('/v1/end_users', 'created=5')).body).toEqual(invalidParameter('created'));
+		expect((await api().get('/v1/end_users', 'created[gt][x]=5')).body).toEqual(invalidParameter('created[gt]'));
 	});
 });
 
 describe('common list rules on GET /v1/end_users', () => {
-	let fake: FakeWootric;
-	let client: RawClient;
-	beforeEach(async () => {
-		fake = await startFakeWootric();
-		client = new RawClient(fake);
-	});
-	afterEach(() => fake.close());
+	const { fake, api } = useFakeApi();
 
 	/** Users whose emails sort in creation order: user00@…, user01@…, … */
 	function createUsers(count: number, fields: (index: number) => { createdAt?: number; updatedAt?: number } = () => ({})) {
 		return Array.from({ length: count }, (_, index) =>
-			createEndUser(fake.account, fake.store, `user${String(index).padStart(2, '0')}@example.com`, fields(index)),
+			createEndUser(fake().account, fake().store, `user${String(index).padStart(2, '0')}@example.com`, fields(index)),
 		);
 	}
 	const emailsOf = (body: Array<{ email: string }>) => body.map((user) => user.email);
-	const idsOf = (body: Array<{ id: number }>) => body.map((user) => user.id);
 
 	it('exposes the limits of the spec', () => {
 		expect([MAX_PAGE, MAX_PER_PAGE]).toEqual([30, 50]);
@@ -150,41 +134,41 @@ describe('common list rules on GET /v1/end_users', () => {
 
 	it('answers page over 30 with 400 and the exact error_list body (it does not clamp)', async () => {
 		createUsers(1);
-		const reply = await client.get('/v1/end_users', 'page=31');
+		const reply = await api().get('/v1/end_users', 'page=31');
 		expect(reply.status).toBe(400);
 		expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: 'invalid_parameter', message: 'page does not have a valid value', field: 'page' }] });
 		expect(reply.headers['content-type']).toBe('application/json; charset=utf-8');
-		const last = await client.get('/v1/end_users', 'page=30');
+		const last = await api().get('/v1/end_users', 'page=30');
 		expect([last.status, last.body]).toEqual([200, []]);
 	});
 
 	it('answers per_page over 50 with 400, and takes 50', async () => {
 		createUsers(51);
-		const reply = await client.get('/v1/end_users', 'per_page=51');
-		expect([reply.status, reply.body]).toEqual([400, invalid('per_page')]);
-		const full = await client.get('/v1/end_users', 'per_page=50');
+		const reply = await api().get('/v1/end_users', 'per_page=51');
+		expect([reply.status, reply.body]).toEqual([400, invalidParameter('per_page')]);
+		const full = await api().get('/v1/end_users', 'per_page=50');
 		expect([full.status, full.body.length]).toEqual([200, 50]);
 	});
 
 	it.each(['0', '-1', 'abc', '', '1.5', '2x'])('answers page=%p with 400', async (value) => {
-		const reply = await client.get('/v1/end_users', `page=${value}`);
-		expect([reply.status, reply.body]).toEqual([400, invalid('page')]);
+		const reply = await api().get('/v1/end_users', `page=${value}`);
+		expect([reply.status, reply.body]).toEqual([400, invalidParameter('page')]);
 	});
 
 	it.each(['0', '-5', 'ten', '', '2.0'])('answers per_page=%p with 400', async (value) => {
-		const reply = await client.get('/v1/end_users', `per_page=${value}`);
-		expect([reply.status, reply.body]).toEqual([400, invalid('per_page')]);
+		const reply = await api().get('/v1/end_users', `per_page=${value}`);
+		expect([reply.status, reply.body]).toEqual([400, invalidParameter('per_page')]);
 	});
 
 	it('pages 25 records by default, page 1 first', async () => {
 		const users = createUsers(30);
-		const first = await client.get('/v1/end_users');
+		const first = await api().get('/v1/end_users');
 		expect(emailsOf(first.body)).toEqual(users.slice(0, 25).map((user) => user.email));
-		const second = await client.get('/v1/end_users', 'page=2');
+		const second = await api().get('/v1/end_users', 'page=2');
 		expect(emailsOf(second.body)).toEqual(users.slice(25).map((user) => user.email));
-		const third = await client.get('/v1/end_users', 'page=3');
+		const third = await api().get('/v1/end_users', 'page=3');
 		expect(third.body).toEqual([]);
-		const bySeven = await client.get('/v1/end_users', 'per_page=7&page=2');
+		const bySeven = await api().get('/v1/end_users', 'per_page=7&page=2');
 		expect(emailsOf(bySeven.body)).toEqual(users.slice(7, 14).map((user) => user.email));
 	});
 
@@ -204,26 +188,26 @@ describe('common list rules on GET /v1/end_users', () => {
 			['updated[lte]', T + 1000, ['user00', 'user01']],
 			['updated[eq]', T + 1000, ['user01']],
 		])('%s=%d is strict for gt/lt and inclusive for gte/lte/eq at the boundary second', async (key, bound, expected) => {
-			const reply = await client.get('/v1/end_users', `${key}=${bound}`);
+			const reply = await api().get('/v1/end_users', `${key}=${bound}`);
 			expect(reply.status).toBe(200);
 			expect(emailsOf(reply.body)).toEqual(expected.map((name) => `${name}@example.com`));
 		});
 
 		it('combines keys of one filter and both filters', async () => {
-			const window = await client.get('/v1/end_users', `created%5Bgt%5D=${T - 1}&created%5Blt%5D=${T + 1}`);
+			const window = await api().get('/v1/end_users', `created%5Bgt%5D=${T - 1}&created%5Blt%5D=${T + 1}`);
 			expect(emailsOf(window.body)).toEqual(['user01@example.com']);
-			const both = await client.get('/v1/end_users', `created[gte]=${T - 1}&created[lte]=${T}&updated[gte]=${T + 1000}`);
+			const both = await api().get('/v1/end_users', `created[gte]=${T - 1}&created[lte]=${T}&updated[gte]=${T + 1000}`);
 			expect(emailsOf(both.body)).toEqual(['user01@example.com']);
-			const empty = await client.get('/v1/end_users', `created[gt]=${T}&created[lt]=${T + 1}`);
+			const empty = await api().get('/v1/end_users', `created[gt]=${T}&created[lt]=${T + 1}`);
 			expect(empty.body).toEqual([]);
 		});
 
 		it('answers 400 naming the key for an unknown comparison or a non-integer bound', async () => {
-			expect(await client.get('/v1/end_users', 'created[after]=5')).toMatchObject({ status: 400, body: invalid('created[after]') });
-			expect(await client.get('/v1/end_users', 'updated[ne]=5')).toMatchObject({ status: 400, body: invalid('updated[ne]') });
-			expect(await client.get('/v1/end_users', 'created[toString]=5')).toMatchObject({ status: 400, body: invalid('created[toString]') });
-			expect(await client.get('/v1/end_users', 'created[gt]=yesterday')).toMatchObject({ status: 400, body: invalid('created[gt]') });
-			expect(await client.get('/v1/end_users', 'created[gt]=')).toMatchObject({ status: 400, body: invalid('created[gt]') });
+			expect(await api().get('/v1/end_users', 'created[after]=5')).toMatchObject({ status: 400, body: invalidParameter('created[after]') });
+			expect(await api().get('/v1/end_users', 'updated[ne]=5')).toMatchObject({ status: 400, body: invalidParameter('updated[ne]') });
+			expect(await api().get('/v1/end_users', 'created[toString]=5')).toMatchObject({ status: 400, body: invalidParameter('created[toString]') });
+			expect(await api().get('/v1/end_users', 'created[gt]=yesterday')).toMatchObject({ status: 400, body: invalidParameter('created[gt]') });
+			expect(await api().get('/v1/end_users', 'created[gt]=')).toMatchObject({ status: 400, body: invalidParameter('created[gt]') });
 		});
 	});
 
@@ -231,40 +215,40 @@ describe('common list rules on GET /v1/end_users', () => {
 		// Stored in an order that is none of the sort orders below.
 		let carol: number, alice: number, bob: number;
 		beforeEach(() => {
-			carol = createEndUser(fake.account, fake.store, 'carol@example.com', { createdAt: T - 2, updatedAt: T + 1 }).id;
-			alice = createEndUser(fake.account, fake.store, 'alice@example.com', { createdAt: T, updatedAt: T + 2 }).id;
-			bob = createEndUser(fake.account, fake.store, 'bob@example.com', { createdAt: T - 1, updatedAt: T }).id;
+			carol = createEndUser(fake().account, fake().store, 'carol@example.com', { createdAt: T - 2, updatedAt: T + 1 }).id;
+			alice = createEndUser(fake().account, fake().store, 'alice@example.com', { createdAt: T, updatedAt: T + 2 }).id;
+			bob = createEndUser(fake().account, fake().store, 'bob@example.com', { createdAt: T - 1, updatedAt: T }).id;
 		});
 
 		it('sorts by email ascending by default', async () => {
-			expect(idsOf((await client.get('/v1/end_users')).body)).toEqual([alice, bob, carol]);
+			expect(idsOf(await api().get('/v1/end_users'))).toEqual([alice, bob, carol]);
 		});
 
 		it('takes sort_order and each sort_key', async () => {
-			expect(idsOf((await client.get('/v1/end_users', 'sort_order=desc')).body)).toEqual([carol, bob, alice]);
-			expect(idsOf((await client.get('/v1/end_users', 'sort_order=asc&sort_key=email')).body)).toEqual([alice, bob, carol]);
-			expect(idsOf((await client.get('/v1/end_users', 'sort_key=created_at')).body)).toEqual([carol, bob, alice]);
-			expect(idsOf((await client.get('/v1/end_users', 'sort_key=created_at&sort_order=desc')).body)).toEqual([alice, bob, carol]);
-			expect(idsOf((await client.get('/v1/end_users', 'sort_key=updated_at')).body)).toEqual([bob, carol, alice]);
-			expect(idsOf((await client.get('/v1/end_users', 'sort_key=updated_at&sort_order=desc')).body)).toEqual([alice, carol, bob]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_order=desc'))).toEqual([carol, bob, alice]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_order=asc&sort_key=email'))).toEqual([alice, bob, carol]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_key=created_at'))).toEqual([carol, bob, alice]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_key=created_at&sort_order=desc'))).toEqual([alice, bob, carol]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_key=updated_at'))).toEqual([bob, carol, alice]);
+			expect(idsOf(await api().get('/v1/end_users', 'sort_key=updated_at&sort_order=desc'))).toEqual([alice, carol, bob]);
 		});
 
 		it('answers 400 for a sort_key or sort_order it does not know', async () => {
-			expect(await client.get('/v1/end_users', 'sort_key=name')).toMatchObject({ status: 400, body: invalid('sort_key') });
-			expect(await client.get('/v1/end_users', 'sort_key=id')).toMatchObject({ status: 400, body: invalid('sort_key') });
-			expect(await client.get('/v1/end_users', 'sort_order=up')).toMatchObject({ status: 400, body: invalid('sort_order') });
+			expect(await api().get('/v1/end_users', 'sort_key=name')).toMatchObject({ status: 400, body: invalidParameter('sort_key') });
+			expect(await api().get('/v1/end_users', 'sort_key=id')).toMatchObject({ status: 400, body: invalidParameter('sort_key') });
+			expect(await api().get('/v1/end_users', 'sort_order=up')).toMatchObject({ status: 400, body: invalidParameter('sort_order') });
 		});
 	});
 
 	it('breaks ties by id, so paging through equal sort values neither repeats nor skips', async () => {
-		const users = Array.from({ length: 7 }, (_, index) => createEndUser(fake.account, fake.store, `tie${index}@example.com`, { createdAt: T }));
+		const users = Array.from({ length: 7 }, (_, index) => createEndUser(fake().account, fake().store, `tie${index}@example.com`, { createdAt: T }));
 		const ids = users.map((user) => user.id);
-		storeInOrder(fake.account.endUsers, [3, 0, 6, 2, 5, 1, 4].map((index) => users[index]));
+		storeInOrder(fake().account.endUsers, [3, 0, 6, 2, 5, 1, 4].map((index) => users[index]));
 		for (const [order, expected] of [['asc', ids], ['desc', [...ids].reverse()]] as const) {
 			const seen: number[] = [];
 			for (let page = 1; page <= 3; page++) {
-				const reply = await client.get('/v1/end_users', `sort_key=created_at&sort_order=${order}&per_page=3&page=${page}`);
-				seen.push(...idsOf(reply.body));
+				const reply = await api().get('/v1/end_users', `sort_key=created_at&sort_order=${order}&per_page=3&page=${page}`);
+				seen.push(...idsOf(reply));
 			}
 			expect(seen).toEqual(expected);
 		}
@@ -272,49 +256,44 @@ describe('common list rules on GET /v1/end_users', () => {
 });
 
 describe('the same list rules on GET /v1/responses', () => {
-	let fake: FakeWootric;
-	let client: RawClient;
+	const { fake, api } = useFakeApi();
 	let endUserId: number;
-	beforeEach(async () => {
-		fake = await startFakeWootric();
-		client = new RawClient(fake);
-		endUserId = createEndUser(fake.account, fake.store, 'answers@example.com').id;
+	beforeEach(() => {
+		endUserId = createEndUser(fake().account, fake().store, 'answers@example.com').id;
 	});
-	afterEach(() => fake.close());
 
-	const respond = (createdAt: number, updatedAt = createdAt) => addResponse(fake.account, fake.store, { endUserId, score: 8, createdAt, updatedAt }).id;
-	const idsOf = (body: Array<{ id: number }>) => body.map((response) => response.id);
+	const respond = (createdAt: number, updatedAt = createdAt) => addResponse(fake().account, fake().store, { endUserId, score: 8, createdAt, updatedAt }).id;
 
 	it('rejects page over 30 and per_page over 50 with the same bodies', async () => {
-		expect(await client.get('/v1/responses', 'page=31')).toMatchObject({ status: 400, body: invalid('page') });
-		expect(await client.get('/v1/responses', 'per_page=51')).toMatchObject({ status: 400, body: invalid('per_page') });
-		expect(await client.get('/v1/responses', 'page=0')).toMatchObject({ status: 400, body: invalid('page') });
+		expect(await api().get('/v1/responses', 'page=31')).toMatchObject({ status: 400, body: invalidParameter('page') });
+		expect(await api().get('/v1/responses', 'per_page=51')).toMatchObject({ status: 400, body: invalidParameter('per_page') });
+		expect(await api().get('/v1/responses', 'page=0')).toMatchObject({ status: 400, body: invalidParameter('page') });
 	});
 
 	it('sorts by created_at descending by default, and takes sort_order, sort_key=updated_at, and no other key', async () => {
 		const oldest = respond(T - 2, T + 5);
 		const middle = respond(T - 1, T + 3);
 		const newest = respond(T, T + 4);
-		expect(idsOf((await client.get('/v1/responses')).body)).toEqual([newest, middle, oldest]);
-		expect(idsOf((await client.get('/v1/responses', 'sort_order=asc')).body)).toEqual([oldest, middle, newest]);
-		expect(idsOf((await client.get('/v1/responses', 'sort_key=updated_at')).body)).toEqual([oldest, newest, middle]);
-		expect(await client.get('/v1/responses', 'sort_key=email')).toMatchObject({ status: 400, body: invalid('sort_key') });
+		expect(idsOf(await api().get('/v1/responses'))).toEqual([newest, middle, oldest]);
+		expect(idsOf(await api().get('/v1/responses', 'sort_order=asc'))).toEqual([oldest, middle, newest]);
+		expect(idsOf(await api().get('/v1/responses', 'sort_key=updated_at'))).toEqual([oldest, newest, middle]);
+		expect(await api().get('/v1/responses', 'sort_key=email')).toMatchObject({ status: 400, body: invalidParameter('sort_key') });
 	});
 
 	it('filters on created with the same comparison keys', async () => {
 		respond(T - 1);
 		const atT = respond(T);
 		const after = respond(T + 1);
-		expect(idsOf((await client.get('/v1/responses', `created[gte]=${T}`)).body)).toEqual([after, atT]);
-		expect(idsOf((await client.get('/v1/responses', `created[gt]=${T}`)).body)).toEqual([after]);
-		expect(await client.get('/v1/responses', 'created[since]=1')).toMatchObject({ status: 400, body: invalid('created[since]') });
+		expect(idsOf(await api().get('/v1/responses', `created[gte]=${T}`))).toEqual([after, atT]);
+		expect(idsOf(await api().get('/v1/responses', `created[gt]=${T}`))).toEqual([after]);
+		expect(await api().get('/v1/responses', 'created[since]=1')).toMatchObject({ status: 400, body: invalidParameter('created[since]') });
 	});
 
 	it('pages through equal created_at seconds newest id first, without repeats or gaps', async () => {
 		const ids = Array.from({ length: 5 }, () => respond(T));
-		storeInOrder(fake.account.responses, [2, 4, 0, 3, 1].map((index) => fake.account.responses.get(ids[index])!));
+		storeInOrder(fake().account.responses, [2, 4, 0, 3, 1].map((index) => fake().account.responses.get(ids[index])!));
 		const seen: number[] = [];
-		for (let page = 1; page <= 3; page++) seen.push(...idsOf((await client.get('/v1/responses', `per_page=2&page=${page}`)).body));
+		for (let page = 1; page <= 3; page++) seen.push(...idsOf(await api().get('/v1/responses', `per_page=2&page=${page}`)));
 		expect(seen).toEqual([...ids].reverse());
 	});
 });

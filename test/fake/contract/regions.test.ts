@@ -1,6 +1,7 @@
 import { createEndUser, startFakeWootric, type FakeWootric } from '../index';
 import type { Region } from '../store';
 import { RawClient } from './client';
+import { clientCredentialsForm, errorList, passwordGrantForm } from './setup';
 
 /** How the service's SDKs tell the region from an account token (API-FACTS). */
 const regionOf = (accountToken: string): Region => {
@@ -41,24 +42,16 @@ describe('one fake per region, running at once', () => {
 				const reply = await clients[server].get('/v1/segments', '', { authorization: `Bearer ${tokens[issuer]}` });
 				expect([server, issuer, reply.status]).toEqual([server, issuer, server === issuer ? 200 : 401]);
 				if (server !== issuer) {
-					expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: 'unauthorized', message: 'The access token is invalid', field: null }] });
+					expect(reply.body).toEqual(errorList('unauthorized', 'The access token is invalid', null));
 				}
 			}
 		}
 	});
 
 	it('knows only its own logins and clients', async () => {
-		const { email, password } = fakes.us.credentials;
-		const usLoginOnEu = await clients.eu.send('POST', '/oauth/token', {
-			form: `grant_type=password&username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`,
-			auth: false,
-		});
+		const usLoginOnEu = await clients.eu.send('POST', '/oauth/token', { form: passwordGrantForm(fakes.us.credentials), auth: false });
 		expect([usLoginOnEu.status, usLoginOnEu.body.error]).toEqual([400, 'invalid_grant']);
-		const { clientId, clientSecret } = fakes.au.credentials;
-		const auClientOnUs = await clients.us.send('POST', '/oauth/token', {
-			form: `grant_type=client_credentials&client_id=${clientId}&client_secret=${clientSecret}`,
-			auth: false,
-		});
+		const auClientOnUs = await clients.us.send('POST', '/oauth/token', { form: clientCredentialsForm(fakes.au.credentials), auth: false });
 		expect([auClientOnUs.status, auClientOnUs.body.error]).toEqual([401, 'invalid_client']);
 		expect(regions.map((region) => fakes[region].credentials.email)).toEqual(['owner@us.example.com', 'owner@eu.example.com', 'owner@au.example.com']);
 	});

@@ -1,37 +1,22 @@
-import { seedDemoData, startFakeWootric, type FakeWootric } from '../index';
-import { RawClient } from './client';
+import { seedDemoData } from '../index';
+import { DAY, FIXED_NOW, useFakeApi } from './setup';
 
-const DAY = 86400;
-/** 2024-03-10 12:00:00 at the fake's default offset, -0800. */
-const NOW = Date.UTC(2024, 2, 10, 20, 0, 0) / 1000;
-
-let fake: FakeWootric;
-let api: RawClient;
-
-beforeEach(async () => {
-	fake = await startFakeWootric();
-	fake.clock.set(NOW);
-	api = new RawClient(fake);
-});
-
-afterEach(async () => {
-	await fake.close();
-});
+const { fake, api } = useFakeApi({ now: FIXED_NOW });
 
 describe('GET /v1/segments', () => {
 	it('answers an empty array for an account without segments', async () => {
-		const reply = await api.get('/v1/segments');
+		const reply = await api().get('/v1/segments');
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual([]);
 	});
 
 	it('lists the account’s segments as {name, data_type, created_at}, created_at in the account’s offset', async () => {
-		fake.account.segments.push(
-			{ name: 'plan', dataType: 'string', createdAt: NOW - 2 * DAY },
-			{ name: 'renewal_date', dataType: 'date', createdAt: NOW - DAY },
-			{ name: 'seats', dataType: 'integer', createdAt: NOW },
+		fake().account.segments.push(
+			{ name: 'plan', dataType: 'string', createdAt: FIXED_NOW - 2 * DAY },
+			{ name: 'renewal_date', dataType: 'date', createdAt: FIXED_NOW - DAY },
+			{ name: 'seats', dataType: 'integer', createdAt: FIXED_NOW },
 		);
-		const reply = await api.get('/v1/segments');
+		const reply = await api().get('/v1/segments');
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual([
 			{ name: 'plan', data_type: 'string', created_at: '2024-03-08 12:00:00 -0800' },
@@ -39,13 +24,13 @@ describe('GET /v1/segments', () => {
 			{ name: 'seats', data_type: 'integer', created_at: '2024-03-10 12:00:00 -0800' },
 		]);
 
-		fake.account.utcOffsetMinutes = 60;
-		expect((await api.get('/v1/segments')).body[2]).toEqual({ name: 'seats', data_type: 'integer', created_at: '2024-03-10 21:00:00 +0100' });
+		fake().account.utcOffsetMinutes = 60;
+		expect((await api().get('/v1/segments')).body[2]).toEqual({ name: 'seats', data_type: 'integer', created_at: '2024-03-10 21:00:00 +0100' });
 	});
 
 	it('lists the demo segments after seedDemoData', async () => {
-		seedDemoData(fake.store, fake.account);
-		const reply = await api.get('/v1/segments');
+		seedDemoData(fake().store, fake().account);
+		const reply = await api().get('/v1/segments');
 		expect(reply.body.map(({ name, data_type }: { name: string; data_type: string }) => [name, data_type])).toEqual([
 			['plan', 'string'],
 			['seats', 'integer'],
@@ -55,7 +40,7 @@ describe('GET /v1/segments', () => {
 	});
 
 	it('needs authentication', async () => {
-		const reply = await api.send('GET', '/v1/segments', { auth: false });
+		const reply = await api().send('GET', '/v1/segments', { auth: false });
 		expect(reply.status).toBe(401);
 	});
 });
@@ -88,14 +73,14 @@ describe('GET /v1/survey_templates', () => {
 	};
 
 	it('answers the list body with default_survey_template_id and survey_templates', async () => {
-		seedDemoData(fake.store, fake.account);
-		const reply = await api.get('/v1/survey_templates');
+		seedDemoData(fake().store, fake().account);
+		const reply = await api().get('/v1/survey_templates');
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual(DEMO_TEMPLATES);
 	});
 
 	it('shows templates and the default as the account holds them', async () => {
-		fake.account.surveyTemplates.push({
+		fake().account.surveyTemplates.push({
 			id: 77,
 			name: 'CSAT',
 			defaultLanguage: 'FR',
@@ -105,8 +90,8 @@ describe('GET /v1/survey_templates', () => {
 			],
 			nonConfiguredLanguageCount: 5,
 		});
-		fake.account.defaultSurveyTemplateId = 77;
-		const reply = await api.get('/v1/survey_templates');
+		fake().account.defaultSurveyTemplateId = 77;
+		const reply = await api().get('/v1/survey_templates');
 		expect(reply.body).toEqual({
 			default_survey_template_id: 77,
 			survey_templates: [
@@ -126,17 +111,17 @@ describe('GET /v1/survey_templates', () => {
 	});
 
 	it('answers an empty list, without a default, for an account without templates', async () => {
-		const reply = await api.get('/v1/survey_templates');
+		const reply = await api().get('/v1/survey_templates');
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({ default_survey_template_id: null, survey_templates: [] });
 	});
 
 	it('takes the access token as an access_token query parameter', async () => {
-		seedDemoData(fake.store, fake.account);
-		const token = await api.token();
-		const reply = await api.send('GET', '/v1/survey_templates', { query: `access_token=${token}`, auth: false });
+		seedDemoData(fake().store, fake().account);
+		const token = await api().token();
+		const reply = await api().send('GET', '/v1/survey_templates', { query: `access_token=${token}`, auth: false });
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual(DEMO_TEMPLATES);
-		expect((await api.send('GET', '/v1/survey_templates', { query: 'access_token=wrong', auth: false })).status).toBe(401);
+		expect((await api().send('GET', '/v1/survey_templates', { query: 'access_token=wrong', auth: false })).status).toBe(401);
 	});
 });
