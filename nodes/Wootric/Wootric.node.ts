@@ -3,6 +3,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties } from './actions';
 import { router } from './actions/router';
+import * as loadOptions from './methods/loadOptions';
 
 export class Wootric implements INodeType {
 	description: INodeTypeDescription = {
@@ -20,6 +21,8 @@ export class Wootric implements INodeType {
 		credentials: [{ name: 'wootricApi', required: true }],
 		properties,
 	};
+
+	methods = { loadOptions };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -19,6 +19,8 @@ export function createHarnessWorkflow(options: {
 	nodeTypes: NodeTypeRegistry;
 	active?: boolean;
 	staticData?: IDataObject;
+	/** The workflow's time zone setting; n8n's default (America/New_York) when not given. */
+	timezone?: string;
 }): { workflowData: IWorkflowBase; workflow: Workflow } {
 	const now = new Date();
 	const workflowData: IWorkflowBase = {
@@ -31,7 +33,7 @@ export function createHarnessWorkflow(options: {
 		updatedAt: now,
 		nodes: options.nodes,
 		connections: options.connections ?? {},
-		settings: { executionOrder: 'v1' },
+		settings: { executionOrder: 'v1', ...(options.timezone ? { timezone: options.timezone } : {}) },
 		staticData: options.staticData,
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes: options.nodeTypes });

@@ -10,3 +10,5 @@ export type { PollRun, RunPollOptions } from './run-poll';
 export { testCredential } from './credential-test';
 export type { CredentialTestRun, TestCredentialOptions } from './credential-test';
 export { clearOriginMap, mapOrigins } from './origin-map';
+export { runLoadOptions } from './load-options';
+export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';

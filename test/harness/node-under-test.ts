@@ -24,6 +24,8 @@ export interface NodeUnderTestOptions {
 	credentialId?: string;
 	/** The package to load; defaults to this repository. */
 	packageDir?: string;
+	/** The workflow's time zone setting. */
+	timezone?: string;
 }
 
 export interface NodeUnderTest {

@@ -61,6 +61,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		nodes: [itemsSource, node],
 		connections: { [itemsSource.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
 		nodeTypes,
+		timezone: options.timezone,
 	});
 
 	const executionId = nextExecutionId();

@@ -39,6 +39,7 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 		nodes: [node],
 		nodeTypes,
 		active: options.mode === 'trigger',
+		timezone: options.timezone,
 		// n8n keeps static data as JSON in the workflow's database row, under `node:<node name>`.
 		staticData: { [`node:${node.name}`]: jsonCopy(options.staticData) },
 	});

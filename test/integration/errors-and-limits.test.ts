@@ -146,3 +146,27 @@ describe('rate limits, retries and errors', () => {
 		for (const secret of secrets) expect(shown).not.toContain(secret);
 	});
 });
+
+describe('dates without an offset', () => {
+	let fake: FakeWootric;
+
+	beforeEach(async () => (fake = await startFakeWootric()));
+	afterEach(async () => await fake.close());
+
+	it.each([
+		['Europe/Berlin', '2026-07-01T12:00:00', Date.UTC(2026, 6, 1, 10) / 1000],
+		['America/Los_Angeles', '2026-01-15 08:30', Date.UTC(2026, 0, 15, 16, 30) / 1000],
+		['Europe/Berlin', '2026-07-01T12:00:00Z', Date.UTC(2026, 6, 1, 12) / 1000],
+	])('are read in the workflow’s time zone (%s): %s', async (timezone, createdAt, expected) => {
+		const user = createEndUser(fake.account, fake.store, 'ada@example.com');
+
+		await runNode({
+			nodeType: 'wootric',
+			parameters: { resource: 'response', operation: 'create', endUserId: user.id, score: 9, ipAddress: '203.0.113.9', originUrl: 'https://x.example', additionalFields: { createdAt } },
+			credentials: credentialsFor(fake),
+			timezone,
+		});
+
+		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses`)[0].body.created_at).toBe(String(expected));
+	});
+});

@@ -32,8 +32,8 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 const COMPARISONS = [
 	{ name: 'After', value: 'gt' },
 	{ name: 'At or After', value: 'gte' },
-	{ name: 'Before', value: 'lt' },
 	{ name: 'At or Before', value: 'lte' },
+	{ name: 'Before', value: 'lt' },
 	{ name: 'Exactly At', value: 'eq' },
 ];
 
@@ -66,7 +66,8 @@ export function readTimeRange(context: IExecuteFunctions, itemIndex: number, pat
 	if (conditions.length === 0) return undefined;
 	const range: CreatedRange = {};
 	for (const { comparison, time } of conditions) {
-		range[comparison as keyof CreatedRange] = unixSeconds(context, itemIndex, `${label} (${comparison})`, time);
+		const shown = COMPARISONS.find((entry) => entry.value === comparison)?.name ?? String(comparison);
+		range[comparison as keyof CreatedRange] = unixSeconds(context, itemIndex, `${label} ${shown.toLowerCase()}`, time);
 	}
 	return range;
 }

@@ -33,12 +33,34 @@ export function idParameter(context: IExecuteFunctions, itemIndex: number, name:
 	return integerValue(context, itemIndex, field, context.getNodeParameter(name, itemIndex), { min: 1 });
 }
 
+/** Minutes the zone is ahead of UTC at that instant, e.g. 60 for Europe/Berlin in winter. */
+function zoneOffsetMinutes(utcMilliseconds: number, timeZone: string): number {
+	const parts = new Intl.DateTimeFormat('en-US', { timeZone, hourCycle: 'h23', year: 'numeric', month: 'numeric', day: 'numeric', hour: 'numeric', minute: 'numeric', second: 'numeric' })
+		.formatToParts(new Date(utcMilliseconds))
+		.reduce<Record<string, number>>((all, part) => ({ ...all, [part.type]: Number(part.value) }), {});
+	const asUtc = Date.UTC(parts.year, parts.month - 1, parts.day, parts.hour, parts.minute, parts.second);
+	return Math.round((asUtc - Math.floor(utcMilliseconds / 1000) * 1000) / 60000);
+}
+
+/** An ISO date-time: with an offset (or Z) as it says; without one, in the workflow's time zone, as n8n's date picker means it. */
+function isoMilliseconds(text: string, timeZone: string): number {
+	const local = /^(\d{4})-(\d{2})-(\d{2})(?:[T ](\d{2}):(\d{2})(?::(\d{2})(?:\.(\d+))?)?)?$/.exec(text.trim());
+	if (!local) return Date.parse(text);
+	const [, year, month, day, hour = '0', minute = '0', second = '0', fraction = '0'] = local;
+	const wallClock = Date.UTC(+year, +month - 1, +day, +hour, +minute, +second, Number(fraction.padEnd(3, '0').slice(0, 3)));
+	const check = new Date(wallClock);
+	// Date.UTC rolls 2026-13-45 over into 2027; a real date reads back the same.
+	if (check.getUTCMonth() !== +month - 1 || check.getUTCDate() !== +day || check.getUTCHours() !== +hour || check.getUTCMinutes() !== +minute) return Number.NaN;
+	const guess = wallClock - zoneOffsetMinutes(wallClock, timeZone) * 60000;
+	return wallClock - zoneOffsetMinutes(guess, timeZone) * 60000;
+}
+
 /** UNIX seconds from an ISO date string, an n8n/Luxon DateTime, a Date, or a number of seconds. */
 export function unixSeconds(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): number {
 	let milliseconds = Number.NaN;
 	if (typeof value === 'number' && Number.isFinite(value)) milliseconds = value * 1000;
 	else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) milliseconds = Number(value) * 1000;
-	else if (typeof value === 'string' && value.trim() !== '') milliseconds = Date.parse(value);
+	else if (typeof value === 'string' && value.trim() !== '') milliseconds = isoMilliseconds(value, context.getTimezone());
 	else if (value instanceof Date) milliseconds = value.getTime();
 	else if (value && typeof value === 'object' && typeof (value as { toMillis?: unknown }).toMillis === 'function') {
 		milliseconds = (value as { toMillis(): number }).toMillis();

@@ -33,6 +33,8 @@ export interface ListRequest {
 	sortKey?: string | null;
 	/** Stop after this many records; all when undefined. */
 	limit?: number;
+	/** What the list belongs to, named in a 404: e.g. "end user 123". */
+	subject?: string;
 	itemIndex?: number;
 }
 
@@ -77,6 +79,7 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 					page,
 					per_page: PER_PAGE,
 				},
+				subject: request.subject,
 				itemIndex: request.itemIndex,
 			});
 			if (!Array.isArray(records)) {

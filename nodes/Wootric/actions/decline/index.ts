@@ -1,3 +1,8 @@
 import { defineResource } from '../types';
+import * as create from './create.operation';
+import * as del from './delete.operation';
+import * as get from './get.operation';
+import * as getAll from './getAll.operation';
+import * as update from './update.operation';
 
-export const decline = defineResource('decline', {}, '');
+export const decline = defineResource('decline', { create, delete: del, get, getAll, update }, 'getAll');

@@ -1,3 +1,5 @@
 import { defineResource } from '../types';
+import * as get from './get.operation';
+import * as update from './update.operation';
 
-export const endUserSettings = defineResource('endUserSettings', {}, '');
+export const endUserSettings = defineResource('endUserSettings', { get, update }, 'get');

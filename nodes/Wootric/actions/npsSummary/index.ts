@@ -1,3 +1,4 @@
 import { defineResource } from '../types';
+import * as get from './get.operation';
 
-export const npsSummary = defineResource('npsSummary', {}, '');
+export const npsSummary = defineResource('npsSummary', { get }, 'get');

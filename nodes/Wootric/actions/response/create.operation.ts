@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { simplifyOption } from '../../helpers/fields';
 import { simplifyRecord } from '../../helpers/output';
+import { currentPropertiesFields, readEndUserProperties } from '../../helpers/surveyRecords';
 import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 
@@ -43,6 +44,7 @@ export const description: INodeProperties[] = [
 		placeholder: 'https://app.example.com/dashboard',
 		description: 'The page the survey was answered on',
 	},
+	...currentPropertiesFields('response'),
 	{
 		displayName: 'Additional Fields',
 		name: 'additionalFields',
@@ -63,7 +65,7 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** POST /v1/end_users/<id>/responses. */
+/** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), { min: 0, max: 10 });
@@ -76,6 +78,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (additional.text) form.text = String(additional.text);
 	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	form.end_user = readEndUserProperties(this, itemIndex);
 	const created = await wootricRequest<IDataObject>(this, {
 		method: 'POST',
 		path: `/v1/end_users/${endUserId}/responses`,

@@ -1,3 +1,4 @@
 import { defineResource } from '../types';
+import * as getAll from './getAll.operation';
 
-export const surveyTemplate = defineResource('surveyTemplate', {}, '');
+export const surveyTemplate = defineResource('surveyTemplate', { getAll }, 'getAll');

@@ -1,0 +1,57 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { simplifyOption } from '../../helpers/fields';
+import { simplifyRecord } from '../../helpers/output';
+import { currentPropertiesFields, idField, nonEmptyText, readEndUserProperties } from '../../helpers/surveyRecords';
+import { idParameter, unixSeconds } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
+
+export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
+
+export const description: INodeProperties[] = [
+	idField('endUserId', 'End User ID', 'The end user who declined the survey'),
+	...currentPropertiesFields('decline'),
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{
+				displayName: 'Created At',
+				name: 'createdAt',
+				type: 'dateTime',
+				default: '',
+				description: 'When the survey was declined, if not now',
+			},
+			{
+				displayName: 'Origin URL',
+				name: 'originUrl',
+				type: 'string',
+				default: '',
+				placeholder: 'https://app.example.com/dashboard',
+				description: 'The page the survey was declined on',
+			},
+			simplifyOption,
+		],
+	},
+];
+
+/** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const form: ParamHash = {};
+	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
+	if (additional.createdAt !== undefined) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	form.end_user = readEndUserProperties(this, itemIndex);
+	const created = await wootricRequest<IDataObject>(this, {
+		method: 'POST',
+		path: `/v1/end_users/${endUserId}/declines`,
+		form,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
+	return additional.simplify ? simplifyRecord(created) : created;
+}

@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { successRecord } from '../../helpers/output';
+import { idField } from '../../helpers/surveyRecords';
+import { idParameter } from '../../helpers/validation';
+import { wootricRequest } from '../../transport';
+
+export const option = { name: 'Delete', action: 'Delete a decline', description: 'Delete one decline of an end user for good' };
+
+export const description: INodeProperties[] = [
+	idField('endUserId', 'End User ID', 'The end user who declined the survey'),
+	idField('declineId', 'Decline ID', 'The decline to delete'),
+];
+
+/** DELETE /v1/end_users/<end_user_id>/declines/<id>: 204, empty body. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const declineId = idParameter(this, itemIndex, 'declineId', 'Decline ID');
+	await wootricRequest(this, {
+		method: 'DELETE',
+		path: `/v1/end_users/${endUserId}/declines/${declineId}`,
+		subject: `decline ${declineId} of end user ${endUserId}`,
+		itemIndex,
+	});
+	return successRecord({ deleted: true, id: declineId, end_user_id: endUserId });
+}

@@ -1,0 +1,18 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { returnAllFields } from '../../helpers/fields';
+import { collectRecords, listFiltersField, listOptionsField, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import type { ParamHash } from '../../transport';
+
+export const option = { name: 'Get Many', action: 'Get many declines', description: 'List declines, of everyone or of one end user' };
+
+export const description: INodeProperties[] = [...listScopeFields('Declines'), ...returnAllFields, listFiltersField(), listOptionsField];
+
+/** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const { endUserId, limit, created, updated, order, simplify } = readSurveyRecordList(this, itemIndex);
+	const path = endUserId === undefined ? '/v1/declines' : `/v1/end_users/${endUserId}/declines`;
+	const query: ParamHash = { updated: updated as ParamHash | undefined };
+	const subject = endUserId === undefined ? undefined : `end user ${endUserId}`;
+	return await collectRecords(this, { path, query, created, order, limit, subject, itemIndex }, { simplify });
+}

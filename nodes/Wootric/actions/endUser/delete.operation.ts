@@ -1,0 +1,26 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { wootricRequest } from '../../transport';
+import { endUserOutput, lookUpFields, optionsWithSimplify, readLookUp } from './common';
+
+export const option = { name: 'Delete', action: 'Delete an end user', description: 'Mark an end user for deletion' };
+
+export const description: INodeProperties[] = [
+	...lookUpFields(['email', 'id'], 'How to find the end user to delete'),
+	{
+		displayName:
+			'Wootric only marks the end user for deletion: it is removed, with its responses and declines, in the next day’s deletion run after 07:00 UTC, and can still be read until then',
+		name: 'deletionNotice',
+		type: 'notice',
+		default: '',
+	},
+	optionsWithSimplify,
+];
+
+/** DELETE /v1/end_users/<id or email>: answers the marked end user's record. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	// The DELETE path takes an id or an email as it is; no lookup flag.
+	const { path, subject } = readLookUp(this, itemIndex);
+	const marked = await wootricRequest<IDataObject>(this, { method: 'DELETE', path, subject, itemIndex });
+	return endUserOutput(this, itemIndex, marked);
+}

@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { successRecord } from '../../helpers/output';
+import { idParameter } from '../../helpers/validation';
+import { wootricRequest } from '../../transport';
+import { endUserIdField } from './common';
+
+export const option = {
+	name: 'Export Data',
+	action: "Export an end user's data",
+	description: 'Ask Wootric to prepare a file with all data of an end user',
+};
+
+const HINT = 'Wootric sends an email with a link to the JSON export file when it is ready';
+
+export const description: INodeProperties[] = [
+	endUserIdField,
+	{
+		displayName: `The export runs in the background: ${HINT}. This node does not receive the file.`,
+		name: 'exportNotice',
+		type: 'notice',
+		default: '',
+	},
+];
+
+/** GET /v1/end_users/<id>/export: 202 with an empty body. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	await wootricRequest(this, { method: 'GET', path: `/v1/end_users/${endUserId}/export`, subject: `end user ${endUserId}`, itemIndex });
+	return successRecord({ end_user_id: endUserId, export: 'scheduled', hint: HINT });
+}

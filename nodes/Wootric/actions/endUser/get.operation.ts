@@ -1,0 +1,15 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { wootricRequest } from '../../transport';
+import { endUserOutput, lookUpFields, optionsWithSimplify, readLookUp } from './common';
+
+export const option = { name: 'Get', action: 'Get an end user', description: 'Find one end user by ID, email, external ID or phone number' };
+
+export const description: INodeProperties[] = [...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'), optionsWithSimplify];
+
+/** GET /v1/end_users/<id>, /<email>?lookup_by_email=true, /<external id>?lookup_by_external_id=true or /phone_number/<phone>. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const { path, query, subject } = readLookUp(this, itemIndex);
+	const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, query, subject, itemIndex });
+	return endUserOutput(this, itemIndex, record);
+}

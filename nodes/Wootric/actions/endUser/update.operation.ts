@@ -1,0 +1,49 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter, invalid } from '../../helpers/validation';
+import { wootricRequest } from '../../transport';
+import {
+	endUserForm,
+	endUserIdField,
+	endUserOutput,
+	endUserPropertiesFields,
+	externalCreatedAtField,
+	lastSurveyedField,
+	optionalEmailField,
+	optionalExternalIdField,
+	optionsWithSimplify,
+} from './common';
+
+export const option = { name: 'Update', action: 'Update an end user', description: "Change an end user's email, external ID, dates or properties" };
+
+export const description: INodeProperties[] = [
+	endUserIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [optionalEmailField, externalCreatedAtField, optionalExternalIdField, lastSurveyedField],
+	},
+	...endUserPropertiesFields,
+	optionsWithSimplify,
+];
+
+/** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const form = endUserForm(this, itemIndex, fields);
+	if (Object.keys(form).length === 0) {
+		throw invalid(this, itemIndex, 'Update Fields', 'must name at least one field or property to change', fields);
+	}
+	const updated = await wootricRequest<IDataObject>(this, {
+		method: 'PUT',
+		path: `/v1/end_users/${endUserId}`,
+		form,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
+	return endUserOutput(this, itemIndex, updated);
+}

@@ -1,0 +1,90 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { emailValue } from '../../helpers/validation';
+import { wootricRequest } from '../../transport';
+import {
+	emailField,
+	endUserForm,
+	endUserOutput,
+	endUserPropertiesFields,
+	externalCreatedAtField,
+	externalIdField,
+	externalIdValue,
+	lastSurveyedField,
+	optionalExternalIdField,
+	optionsWithSimplify,
+	pathSegment,
+} from './common';
+
+export const option = {
+	name: 'Create or Update',
+	action: 'Create or update an end user',
+	description: 'Create a new record, or update the current one if it already exists (upsert)',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Match By',
+		name: 'matchBy',
+		type: 'options',
+		options: [
+			{ name: 'Email', value: 'email' },
+			{ name: 'External ID', value: 'externalId' },
+		],
+		default: 'email',
+		description: 'How to find the end user to update; when none matches, a new end user is created',
+	},
+	{ ...externalIdField, description: 'The ID of the end user in your own system: the end user with it is updated, or a new one gets it', displayOptions: { show: { matchBy: ['externalId'] } } },
+	{
+		...emailField,
+		description: 'Email address of the end user. Matching by external ID, an existing end user gets this email too.',
+	},
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			externalCreatedAtField,
+			{ ...optionalExternalIdField, displayOptions: { show: { '/matchBy': ['email'] } } },
+			lastSurveyedField,
+		],
+	},
+	...endUserPropertiesFields,
+	optionsWithSimplify,
+];
+
+/**
+ * Looks the end user up (GET /v1/end_users/<email>?lookup_by_email=true or
+ * /<external id>?lookup_by_external_id=true; the list's email filter would miss users who opted out),
+ * then PUT /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
+ */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const matchBy = this.getNodeParameter('matchBy', itemIndex) as 'email' | 'externalId';
+	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
+	const additional = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
+	let segment: string;
+	if (matchBy === 'externalId') {
+		additional.externalId = externalIdValue(this, itemIndex, 'External ID', this.getNodeParameter('externalId', itemIndex));
+		segment = pathSegment(this, itemIndex, 'External ID', additional.externalId);
+	} else {
+		segment = pathSegment(this, itemIndex, 'Email', email);
+	}
+	const form = endUserForm(this, itemIndex, { ...additional, email });
+
+	const lookUp = matchBy === 'email' ? { lookup_by_email: true } : { lookup_by_external_id: true };
+	let existing: IDataObject | undefined;
+	try {
+		existing = await wootricRequest<IDataObject>(this, { method: 'GET', path: `/v1/end_users/${segment}`, query: lookUp, itemIndex });
+	} catch (error) {
+		// Not found: it is created below. Anything else stops the item.
+		const notFound = error instanceof NodeApiError && error.httpCode === '404';
+		if (!notFound) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+	}
+	const record = existing
+		? await wootricRequest<IDataObject>(this, { method: 'PUT', path: `/v1/end_users/${existing.id}`, form, subject: `end user ${existing.id}`, itemIndex })
+		: await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
+	return endUserOutput(this, itemIndex, record);
+}

@@ -1,0 +1,31 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter } from '../../helpers/validation';
+import { wootricRequest } from '../../transport';
+import { endUserIdField, optionsWithSimplify, settingsOutput } from './common';
+
+export const option = { name: 'Get', action: 'Get end user settings', description: 'Read the survey settings of an end user' };
+
+export const description: INodeProperties[] = [
+	endUserIdField,
+	{
+		displayName:
+			'Wootric answers with the email survey setting only. The other flags are in the settings of the end user record (End User → Get).',
+		name: 'settingsNotice',
+		type: 'notice',
+		default: '',
+	},
+	optionsWithSimplify,
+];
+
+/** GET /v1/end_users/<id>/settings. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const settings = await wootricRequest<IDataObject>(this, {
+		method: 'GET',
+		path: `/v1/end_users/${endUserId}/settings`,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
+	return settingsOutput(this, itemIndex, settings);
+}

@@ -1,0 +1,88 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { idParameter, invalid } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
+import { endUserIdField, optionsWithSimplify, settingsOutput } from './common';
+
+export const option = { name: 'Update', action: 'Update end user settings', description: 'Turn survey channels of an end user on or off' };
+
+/** The flags in the order they are sent: parameter name, its label, the API's name. */
+const FLAGS: Array<[name: string, label: string, flag: string]> = [
+	['emailSurveys', 'Email Surveys', 'email_nps'],
+	['mobileSurveys', 'Mobile Surveys', 'mobile_nps'],
+	['webSurveys', 'Web Surveys', 'web_nps'],
+	['forceWebSurvey', 'Force Web Survey', 'force_web_survey'],
+	['forceMobileSurvey', 'Force Mobile Survey', 'force_mobile_survey'],
+];
+
+export const description: INodeProperties[] = [
+	endUserIdField,
+	{
+		displayName: 'Update Fields',
+		name: 'updateFields',
+		type: 'collection',
+		placeholder: 'Add Setting',
+		default: {},
+		options: [
+			{
+				displayName: 'Email Surveys',
+				name: 'emailSurveys',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the end user may get surveys by email',
+			},
+			{
+				displayName: 'Force Mobile Survey',
+				name: 'forceMobileSurvey',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to skip sampling and make the end user available for a mobile SDK survey right away',
+			},
+			{
+				displayName: 'Force Web Survey',
+				name: 'forceWebSurvey',
+				type: 'boolean',
+				default: false,
+				description: 'Whether to skip sampling and make the end user available for a web SDK survey right away',
+			},
+			{
+				displayName: 'Mobile Surveys',
+				name: 'mobileSurveys',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the end user may get surveys in your mobile app (mobile SDK)',
+			},
+			{
+				displayName: 'Web Surveys',
+				name: 'webSurveys',
+				type: 'boolean',
+				default: false,
+				description: 'Whether the end user may get surveys on your website (web SDK)',
+			},
+		],
+	},
+	optionsWithSimplify,
+];
+
+/** PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
+	const form: ParamHash = {};
+	for (const [name, label, flag] of FLAGS) {
+		const value = fields[name];
+		if (value === undefined) continue;
+		if (value === true || value === 'true') form[flag] = true;
+		else if (value === false || value === 'false') form[flag] = false;
+		else throw invalid(this, itemIndex, label, 'must be true or false', value);
+	}
+	if (Object.keys(form).length === 0) throw invalid(this, itemIndex, 'Update Fields', 'must choose at least one setting to change', fields);
+	const settings = await wootricRequest<IDataObject>(this, {
+		method: 'PUT',
+		path: `/v1/end_users/${endUserId}/settings`,
+		form,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
+	return settingsOutput(this, itemIndex, settings);
+}

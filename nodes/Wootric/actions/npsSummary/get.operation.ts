@@ -1,0 +1,43 @@
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+
+import { calendarDay } from '../../helpers/dates';
+import { invalid } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
+
+export const option = {
+	name: 'Get',
+	action: 'Get the NPS summary',
+	description: 'Get the NPS score and its promoters, passives, detractors and response rates for a period',
+};
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Start Date',
+		name: 'startDate',
+		type: 'dateTime',
+		default: '',
+		description:
+			'First day of the period, included. Only the day counts (the time is ignored), in your Wootric account’s time zone. Leave both dates empty for the last month.',
+	},
+	{
+		displayName: 'End Date',
+		name: 'endDate',
+		type: 'dateTime',
+		default: '',
+		description:
+			'Last day of the period, included. Only the day counts (the time is ignored), in your Wootric account’s time zone. Leave both dates empty for the last month.',
+	},
+];
+
+/** GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last month. */
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+	const start = calendarDay(this, itemIndex, 'Start Date', this.getNodeParameter('startDate', itemIndex, ''));
+	const end = calendarDay(this, itemIndex, 'End Date', this.getNodeParameter('endDate', itemIndex, ''));
+	// YYYY-MM-DD strings compare like the days they name.
+	if (start !== undefined && end !== undefined && start > end) throw invalid(this, itemIndex, 'Start Date', `must be on or before the End Date, ${end}`, start);
+	const date: ParamHash = {};
+	if (start !== undefined) date.start = start;
+	if (end !== undefined) date.end = end;
+	const query = Object.keys(date).length > 0 ? { date } : undefined;
+	return await wootricRequest<IDataObject>(this, { method: 'GET', path: '/v1/nps_summary', query, itemIndex });
+}

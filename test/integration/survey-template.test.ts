@@ -1,0 +1,86 @@
+import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
+import { runNode, type InputItem } from '../harness';
+import { credentialsFor } from '../support/wootric';
+
+const DEFAULT_NPS = {
+	id: 501,
+	name: 'Default NPS',
+	default_language: 'EN',
+	languages: [{ code: 'EN', name: 'English' }],
+	non_configured_language_count: 0,
+	custom_samplings: [],
+};
+
+const MULTI_LANGUAGE_NPS = {
+	id: 502,
+	name: 'Multi-language NPS',
+	default_language: 'EN',
+	languages: [
+		{ code: 'EN', name: 'English' },
+		{ code: 'ES', name: 'Spanish' },
+		{ code: 'DE', name: 'German' },
+	],
+	non_configured_language_count: 2,
+	custom_samplings: [],
+};
+
+/** Survey Template → Get Many through n8n's engine against the fake API. */
+describe('Survey Template / Get Many', () => {
+	let fake: FakeWootric;
+
+	beforeEach(async () => (fake = await startFakeWootric()));
+	afterEach(async () => await fake.close());
+
+	const run = (inputItems?: InputItem[]) =>
+		runNode({ nodeType: 'wootric', parameters: { resource: 'surveyTemplate', operation: 'getAll' }, credentials: credentialsFor(fake), inputItems });
+
+	it('outputs one item per template, marking the default, paired with the input item', async () => {
+		seedDemoData(fake.store, fake.account);
+
+		const result = await run();
+
+		expect(result.error).toBeUndefined();
+		expect(fake.requestsTo('/v1/survey_templates')).toEqual([
+			expect.objectContaining({ method: 'GET', path: '/v1/survey_templates', rawQuery: '', rawBody: '', status: 200 }),
+		]);
+		expect(result.items).toEqual([
+			{ json: { ...DEFAULT_NPS, is_default: true }, pairedItem: { item: 0 } },
+			{ json: { ...MULTI_LANGUAGE_NPS, is_default: false }, pairedItem: { item: 0 } },
+		]);
+	});
+
+	it('follows the account’s default template', async () => {
+		seedDemoData(fake.store, fake.account);
+		fake.account.defaultSurveyTemplateId = 502;
+
+		const result = await run();
+
+		expect(result.items.map((item) => [item.json.id, item.json.is_default])).toEqual([
+			[501, false],
+			[502, true],
+		]);
+	});
+
+	it('gives each input item the whole list, paired with that item', async () => {
+		seedDemoData(fake.store, fake.account);
+
+		const result = await run([{ json: { team: 'emea' } }, { json: { team: 'apac' } }]);
+
+		expect(result.error).toBeUndefined();
+		expect(fake.requestsTo('/v1/survey_templates')).toHaveLength(2);
+		expect(result.items.map((item) => [item.json.id, item.json.is_default, item.pairedItem])).toEqual([
+			[501, true, { item: 0 }],
+			[502, false, { item: 0 }],
+			[501, true, { item: 1 }],
+			[502, false, { item: 1 }],
+		]);
+	});
+
+	it('outputs nothing, without an error, for an account without templates', async () => {
+		const result = await run();
+
+		expect(result.error).toBeUndefined();
+		expect(result.items).toEqual([]);
+		expect(fake.requestsTo('/v1/survey_templates')).toHaveLength(1);
+	});
+});
