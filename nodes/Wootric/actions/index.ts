@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { decline } from './decline';
+import { emailSurvey } from './emailSurvey';
 import { endUser } from './endUser';
 import { endUserSettings } from './endUserSettings';
 import { npsSummary } from './npsSummary';
@@ -9,7 +10,16 @@ import { segment } from './segment';
 import { surveyTemplate } from './surveyTemplate';
 import type { WootricResource } from './types';
 
-export const resources: Record<string, WootricResource> = { endUser, endUserSettings, response, decline, npsSummary, segment, surveyTemplate };
+export const resources: Record<string, WootricResource> = {
+	endUser,
+	endUserSettings,
+	response,
+	decline,
+	emailSurvey,
+	npsSummary,
+	segment,
+	surveyTemplate,
+};
 
 export const resourceSelector: INodeProperties = {
 	displayName: 'Resource',
@@ -18,6 +28,7 @@ export const resourceSelector: INodeProperties = {
 	noDataExpression: true,
 	options: [
 		{ name: 'Decline', value: 'decline' },
+		{ name: 'Email Survey', value: 'emailSurvey' },
 		{ name: 'End User', value: 'endUser' },
 		{ name: 'End User Setting', value: 'endUserSettings' },
 		{ name: 'NPS Summary', value: 'npsSummary' },

@@ -8,23 +8,27 @@ export interface ParamHash {
 	[key: string]: ParamValue;
 }
 
-const encode = (text: string) => encodeURIComponent(text);
-
-function pairs(key: string, value: ParamValue, out: string[]): void {
-	if (value === undefined || value === null) return;
-	if (Array.isArray(value)) {
-		for (const entry of value) pairs(`${key}[]`, entry, out);
-		return;
-	}
-	if (typeof value === 'object') {
-		for (const [name, entry] of Object.entries(value)) pairs(`${key}[${encode(name)}]`, entry, out);
-		return;
-	}
-	out.push(`${key}=${encode(String(value))}`);
+/** Each leaf as a `[bracketed name, text]` pair, in order: `emails[]`, `end_user[properties][plan]`, … */
+export function flattenParams(params: ParamHash): Array<[string, string]> {
+	const out: Array<[string, string]> = [];
+	const visit = (name: string, value: ParamValue) => {
+		if (value === undefined || value === null) return;
+		if (Array.isArray(value)) {
+			for (const entry of value) visit(`${name}[]`, entry);
+		} else if (typeof value === 'object') {
+			for (const [key, entry] of Object.entries(value)) visit(`${name}[${key}]`, entry);
+		} else {
+			out.push([name, String(value)]);
+		}
+	};
+	for (const [name, value] of Object.entries(params)) visit(name, value);
+	return out;
 }
 
+/** Percent-encodes names and values but leaves the brackets literal, as Rails clients send them. */
 export function encodeParams(params: ParamHash): string {
-	const out: string[] = [];
-	for (const [name, value] of Object.entries(params)) pairs(encode(name), value, out);
-	return out.join('&');
+	const encodeName = (name: string) => name.split(/([[\]])/).map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part))).join('');
+	return flattenParams(params)
+		.map(([name, value]) => `${encodeName(name)}=${encodeURIComponent(value)}`)
+		.join('&');
 }

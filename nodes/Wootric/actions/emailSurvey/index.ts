@@ -1,0 +1,5 @@
+import { defineResource } from '../types';
+import * as send from './send.operation';
+import * as sendCsv from './sendCsv.operation';
+
+export const emailSurvey = defineResource('emailSurvey', { send, sendCsv }, 'send');

@@ -1,0 +1,219 @@
+import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+
+import { propertiesFields, readProperties } from '../../helpers/fields';
+import { span, stoppedPartWay } from '../../helpers/progress';
+import { emailValue, integerValue, invalid } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
+import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
+
+export const MAX_SURVEY_EMAILS = 100;
+
+export const option = { name: 'Send', action: 'Send an email survey', description: 'Email a survey to one or more addresses' };
+
+export const description: INodeProperties[] = [
+	{
+		displayName: 'Email Addresses',
+		name: 'emails',
+		type: 'string',
+		default: '',
+		required: true,
+		placeholder: 'ada@example.com, grace@example.com',
+		description: "One or more addresses, separated by commas. To survey each input item's address, drag the item's email field here.",
+	},
+	{
+		displayName: 'Combine Items',
+		name: 'combineItems',
+		type: 'boolean',
+		default: true,
+		description:
+			'Whether to send the addresses of all input items together, 100 per request (the API limit), instead of one request per item. Items whose other survey fields differ go in separate requests.',
+	},
+	{
+		displayName: 'External IDs',
+		name: 'externalIds',
+		type: 'string',
+		default: '',
+		placeholder: 'crm-1, crm-2',
+		description: 'Your IDs for these end users, one per address and in the same order, separated by commas',
+	},
+	{
+		displayName: 'Context Values',
+		name: 'context',
+		type: 'fixedCollection',
+		typeOptions: { multipleValues: true },
+		placeholder: 'Add Value',
+		default: {},
+		description: 'Values for the {{variable}} placeholders of Subject and Intro, for the addresses of this item',
+		options: [
+			{
+				displayName: 'Value',
+				name: 'values',
+				values: [
+					{ displayName: 'Variable', name: 'name', type: 'string', default: '', placeholder: 'first_name' },
+					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+				],
+			},
+		],
+	},
+	...propertiesFields('endUserProperties', 'End User Properties', 'Properties stored on the surveyed end users (created automatically when new)'),
+	...surveyFields,
+	{
+		displayName: 'Additional Fields',
+		name: 'additionalFields',
+		type: 'collection',
+		placeholder: 'Add Field',
+		default: {},
+		options: [
+			{ displayName: 'Delay (Days)', name: 'delay', type: 'number', typeOptions: { minValue: 1, maxValue: 31 }, default: 1, description: 'Days to wait before sending, from 1 to 31' },
+			{ displayName: 'Reply-To Email', name: 'reply_to_email', type: 'string', default: '', placeholder: 'support@example.com' },
+			{ displayName: "Sender's Name", name: 'senders_name', type: 'string', default: '' },
+		],
+	},
+];
+
+/** One item's part of a survey job: its addresses and what goes with them. */
+interface SurveyPart {
+	itemIndex: number;
+	emails: string[];
+	externalIds?: string[];
+	contextValues?: Record<string, string>;
+	/** The request-level parameters; items can share a request only when these are the same. */
+	shared: ParamHash;
+}
+
+const splitList = (value: unknown) =>
+	String(value ?? '')
+		.split(/[,;\n]/)
+		.map((entry) => entry.trim())
+		.filter((entry) => entry !== '');
+
+function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
+	const emails = splitList(context.getNodeParameter('emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
+	if (emails.length === 0) throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
+	const externalIdList = splitList(context.getNodeParameter('externalIds', itemIndex, ''));
+	if (externalIdList.length > 0 && externalIdList.length !== emails.length) {
+		throw invalid(context, itemIndex, 'External IDs', `must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`, externalIdList.join(', '));
+	}
+	const contextEntries = (context.getNodeParameter('context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
+	for (const [name] of contextEntries) {
+		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
+	}
+	const contextValues = Object.fromEntries(contextEntries) as Record<string, string>;
+	const survey = readSurveyParams(context, itemIndex);
+	if (survey.language === MULTI_LANGUAGE) throw invalid(context, itemIndex, 'Language', 'Multi-Language takes each row’s language from a CSV: use Send From CSV, or choose one language', survey.language);
+	const missing = placeholdersIn(survey.subject, survey.intro).filter((name) => !(name in contextValues));
+	if (missing.length > 0) {
+		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues));
+	}
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const properties = readProperties(context, itemIndex, 'endUserProperties', 'End User Properties');
+	const shared: ParamHash = {
+		survey_immediately: survey.params.survey_immediately,
+		end_user: properties ? { properties } : undefined,
+		subject: survey.params.subject,
+		intro: survey.params.intro,
+		senders_name: additional.senders_name ? String(additional.senders_name) : undefined,
+		reply_to_email: additional.reply_to_email ? emailValue(context, itemIndex, "Reply-To Email", additional.reply_to_email) : undefined,
+		delay: additional.delay === undefined ? undefined : integerValue(context, itemIndex, 'Delay (Days)', additional.delay, { min: 1, max: 31 }),
+		survey_settings: survey.params.survey_settings,
+	};
+	return {
+		itemIndex,
+		emails,
+		externalIds: externalIdList.length > 0 ? externalIdList : undefined,
+		contextValues: contextEntries.length > 0 ? contextValues : undefined,
+		shared,
+	};
+}
+
+interface Batch {
+	entries: Array<{ itemIndex: number; email: string; externalId?: string; contextValues?: Record<string, string> }>;
+	shared: ParamHash;
+}
+
+/** Requests of at most 100 addresses; only parts with the same request-level parameters share one. */
+function batchesOf(parts: SurveyPart[]): Batch[] {
+	const groups = new Map<string, Batch>();
+	for (const part of parts) {
+		const key = JSON.stringify(part.shared);
+		const group = groups.get(key) ?? { shared: part.shared, entries: [] };
+		part.emails.forEach((email, index) => group.entries.push({ itemIndex: part.itemIndex, email, externalId: part.externalIds?.[index], contextValues: part.contextValues }));
+		groups.set(key, group);
+	}
+	return [...groups.values()].flatMap(({ shared, entries }) =>
+		Array.from({ length: Math.ceil(entries.length / MAX_SURVEY_EMAILS) }, (_, batch) => ({
+			shared,
+			entries: entries.slice(batch * MAX_SURVEY_EMAILS, (batch + 1) * MAX_SURVEY_EMAILS),
+		})),
+	);
+}
+
+function batchParams(batch: Batch): ParamHash {
+	const { entries, shared } = batch;
+	// Ids and context values go one per address, aligned with emails[]. Every address gets every context
+	// variable of its batch (empty where its item gave none), so the hashes stay aligned too.
+	const externalIds = entries.every((entry) => entry.externalId !== undefined) ? entries.map((entry) => entry.externalId!) : undefined;
+	const variables = [...new Set(entries.flatMap((entry) => Object.keys(entry.contextValues ?? {})))];
+	const contexts = variables.length > 0 ? entries.map((entry) => Object.fromEntries(variables.map((name) => [name, entry.contextValues?.[name] ?? '']))) : undefined;
+	return {
+		emails: entries.map((entry) => entry.email),
+		external_ids: externalIds,
+		survey_immediately: shared.survey_immediately,
+		end_user: shared.end_user,
+		subject: shared.subject,
+		intro: shared.intro,
+		context: contexts,
+		senders_name: shared.senders_name,
+		reply_to_email: shared.reply_to_email,
+		delay: shared.delay,
+		survey_settings: shared.survey_settings,
+	};
+}
+
+/** POST /v1/email_survey per batch, in order; stops at the first failure and says what was and was not sent. */
+async function sendBatches(context: IExecuteFunctions, parts: SurveyPart[]): Promise<INodeExecutionData[]> {
+	const mixed = parts.some((part) => part.externalIds) && parts.some((part) => !part.externalIds);
+	if (mixed) {
+		const without = parts.find((part) => !part.externalIds)!;
+		throw invalid(context, without.itemIndex, 'External IDs', 'must be given for every item or for none, when items are combined', '');
+	}
+	const batches = batchesOf(parts);
+	const output: INodeExecutionData[] = [];
+	for (const [index, batch] of batches.entries()) {
+		const items = [...new Set(batch.entries.map((entry) => entry.itemIndex))];
+		let response: IDataObject | undefined;
+		try {
+			response = await wootricRequest<IDataObject | undefined>(context, { method: 'POST', path: '/v1/email_survey', form: batchParams(batch), itemIndex: items[0] });
+		} catch (error) {
+			const sent = batches.slice(0, index).reduce((sum, done) => sum + done.entries.length, 0);
+			const unsentItems = [...new Set(batches.slice(index).flatMap((rest) => rest.entries.map((entry) => entry.itemIndex)))];
+			throw stoppedPartWay(
+				context.getNode(),
+				error,
+				`Email survey request ${index + 1} of ${batches.length}`,
+				`Sent: ${index === 0 ? 'nothing' : `requests ${span(1, index)} (${sent} addresses)`}. Not sent: requests ${span(index + 1, batches.length)}, with the addresses of items ${unsentItems.join(', ')}.`,
+				items[0],
+			);
+		}
+		output.push({
+			json: { ...(response ?? { success: true }), emails: batch.entries.map((entry) => entry.email), request: index + 1, requests: batches.length },
+			pairedItem: items.map((item) => ({ item })),
+		});
+	}
+	return output;
+}
+
+export function combinesItems(this: IExecuteFunctions): boolean {
+	return this.getNodeParameter('combineItems', 0, true) as boolean;
+}
+
+/** Every item is checked before the first request, so a bad item sends nothing. */
+export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
+	const parts = this.getInputData().map((_, itemIndex) => readPart(this, itemIndex));
+	return await sendBatches(this, parts);
+}
+
+export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+	const output = await sendBatches(this, [readPart(this, itemIndex)]);
+	return output.map((item) => item.json);
+}
