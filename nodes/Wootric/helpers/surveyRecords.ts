@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listAll, type CreatedRange, type ListRequest, type ParamHash } from '../transport';
+import { listAll, type CreatedRange, type ListRequest, type ParamHash, simplifyRecord } from '../transport';
 import { propertiesFields, readLimit, readProperties, readTimeRange, simplifyOption, timeRangeField } from './fields';
-import { simplifyRecord } from './output';
 import { idParameter, invalid } from './validation';
 
 /**

@@ -3,3 +3,4 @@ export { listAll, MAX_PAGE, PER_PAGE, type CreatedRange, type ListRequest } from
 export { encodeParams, flattenParams, type ParamHash, type ParamValue } from './encoding';
 export { normalizeDatetimes, parseWootricDatetime, wootricSeconds } from './datetime';
 export { parseSerializedProperties } from './properties';
+export { npsCategory, simplifyRecord, type NpsCategory } from './records';

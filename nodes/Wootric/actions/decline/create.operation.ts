@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { simplifyOption } from '../../helpers/fields';
-import { simplifyRecord } from '../../helpers/output';
 import { currentPropertiesFields, idField, nonEmptyText, readEndUserProperties } from '../../helpers/surveyRecords';
 import { idParameter, unixSeconds } from '../../helpers/validation';
-import { wootricRequest, type ParamHash } from '../../transport';
+import { wootricRequest, type ParamHash, simplifyRecord } from '../../transport';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
 

@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { simplifyOption } from '../../helpers/fields';
-import { simplifyRecord } from '../../helpers/output';
 import { idField } from '../../helpers/surveyRecords';
 import { idParameter } from '../../helpers/validation';
-import { wootricRequest } from '../../transport';
+import { wootricRequest, simplifyRecord } from '../../transport';
 
 export const option = { name: 'Get', action: 'Get a decline', description: 'Read one decline of an end user' };
 

@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { propertiesFields, readProperties, simplifyOption } from '../../helpers/fields';
-import { simplifyRecord } from '../../helpers/output';
 import { emailValue, idParameter, invalid, phoneValue, unixSeconds } from '../../helpers/validation';
-import { parseSerializedProperties, type ParamHash } from '../../transport';
+import { parseSerializedProperties, type ParamHash, simplifyRecord } from '../../transport';
 
 // The fields and readers the End User operations share.
 

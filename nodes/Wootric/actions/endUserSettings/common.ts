@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { simplifyOption } from '../../helpers/fields';
-import { simplifyRecord } from '../../helpers/output';
+import { simplifyRecord } from '../../transport';
 
 export const endUserIdField: INodeProperties = {
 	displayName: 'End User ID',

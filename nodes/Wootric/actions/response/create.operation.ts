@@ -1,10 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { simplifyOption } from '../../helpers/fields';
-import { simplifyRecord } from '../../helpers/output';
 import { currentPropertiesFields, readEndUserProperties } from '../../helpers/surveyRecords';
 import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
-import { wootricRequest, type ParamHash } from '../../transport';
+import { wootricRequest, type ParamHash, simplifyRecord } from '../../transport';
 
 export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
 

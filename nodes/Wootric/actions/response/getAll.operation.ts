@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { returnAllFields } from '../../helpers/fields';
-import { npsCategory } from '../../helpers/output';
 import { collectRecords, listFiltersField, listOptionsField, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
 import type { ParamHash } from '../../transport';
+import { npsCategory } from '../../transport';
 
 export const option = { name: 'Get Many', action: 'Get many responses', description: 'List responses, of everyone or of one end user' };
 
