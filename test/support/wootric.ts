@@ -1,6 +1,9 @@
-import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
+import path from 'node:path';
+
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
+import { REPO_ROOT, runPoll, type InMemoryCredentialsHelper } from '../harness';
 
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
@@ -41,4 +44,65 @@ export function secretsOf(fake: FakeWootric): string[] {
 			return [refresh_token, access_token].filter((value): value is string => typeof value === 'string');
 		}),
 	];
+}
+
+/**
+ * Runs the Wootric Trigger like an active workflow does: polls with static data kept between them and
+ * one stored credential (so the token is reused), collecting every emitted item.
+ */
+export class TriggerSession {
+	readonly staticData: IDataObject = {};
+	readonly emitted: IDataObject[] = [];
+	private credentialsHelper?: InMemoryCredentialsHelper;
+	private credentialId?: string;
+
+	constructor(
+		private readonly fake: FakeWootric,
+		private readonly parameters: INodeParameters,
+	) {}
+
+	async poll(mode: 'trigger' | 'manual' = 'trigger') {
+		const run = await runPoll({
+			nodeType: 'wootricTrigger',
+			parameters: this.parameters,
+			mode,
+			staticData: this.staticData,
+			...(this.credentialsHelper ? { credentialsHelper: this.credentialsHelper, credentialId: this.credentialId } : { credentials: credentialsFor(this.fake) }),
+		});
+		this.credentialsHelper = run.credentialsHelper;
+		this.credentialId = run.credentialId;
+		const items = (run.result?.[0] ?? []).map((item) => item.json);
+		if (mode === 'trigger') this.emitted.push(...items);
+		return { ...run, items };
+	}
+}
+
+/**
+ * Shortens the transport's retry backoff and request timeout in the built node the harness loads, so
+ * suites that inject hundreds of faults stay fast. The policy is the same; only its waits shrink.
+ */
+export function useFastRetries(backoffMs = 2, timeoutMs = 1000): void {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { RETRY } = require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/request')) as { RETRY: { firstBackoffMs: number; timeoutMs: number } };
+	const saved = { ...RETRY };
+	beforeAll(() => Object.assign(RETRY, { firstBackoffMs: backoffMs, timeoutMs }));
+	afterAll(() => Object.assign(RETRY, saved));
+}
+
+/** A small seeded generator (mulberry32), so a failing randomized schedule can be replayed by its seed. */
+export function seededRandom(seed: number) {
+	let state = seed >>> 0;
+	const next = () => {
+		state = (state + 0x6d2b79f5) >>> 0;
+		let t = state;
+		t = Math.imul(t ^ (t >>> 15), t | 1);
+		t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+		return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+	};
+	return {
+		next,
+		int: (min: number, max: number) => min + Math.floor(next() * (max - min + 1)),
+		chance: (probability: number) => next() < probability,
+		pick: <T>(values: readonly T[]) => values[Math.floor(next() * values.length)],
+	};
 }

@@ -1,0 +1,128 @@
+import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import { NodeConnectionTypes } from 'n8n-workflow';
+
+import { pollWootric } from './poll';
+
+export class WootricTrigger implements INodeType {
+	description: INodeTypeDescription = {
+		displayName: 'Wootric Trigger',
+		name: 'wootricTrigger',
+		icon: { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' },
+		group: ['trigger'],
+		version: 1,
+		subtitle: '={{$parameter["events"].join(", ")}}',
+		description: 'Starts the workflow when new Wootric survey responses or declines arrive',
+		defaults: { name: 'Wootric Trigger' },
+		polling: true,
+		inputs: [],
+		outputs: [NodeConnectionTypes.Main],
+		credentials: [{ name: 'wootricApi', required: true }],
+		properties: [
+			{
+				displayName: 'Events',
+				name: 'events',
+				type: 'multiOptions',
+				required: true,
+				options: [
+					{ name: 'New Decline', value: 'decline', description: 'An end user declined a survey' },
+					{ name: 'New Response', value: 'response', description: 'An end user answered a survey' },
+				],
+				default: ['response'],
+				description: 'Each item says which event it is in its "event" field',
+			},
+			{
+				displayName: 'Filters',
+				name: 'filters',
+				type: 'collection',
+				placeholder: 'Add Filter',
+				default: {},
+				description: 'Which responses start the workflow; declines have no score and are not filtered',
+				options: [
+					{
+						displayName: 'Include Excluded From Calculations',
+						name: 'includeExcluded',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to include responses excluded from NPS calculations (invalidated)',
+					},
+					{
+						displayName: 'Maximum Score',
+						name: 'maxScore',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 10 },
+						default: 10,
+					},
+					{
+						displayName: 'Minimum Score',
+						name: 'minScore',
+						type: 'number',
+						typeOptions: { minValue: 0, maxValue: 10 },
+						default: 0,
+					},
+					{
+						displayName: 'NPS Category',
+						name: 'categories',
+						type: 'multiOptions',
+						options: [
+							{ name: 'Detractor (0–6)', value: 'detractor' },
+							{ name: 'Passive (7–8)', value: 'passive' },
+							{ name: 'Promoter (9–10)', value: 'promoter' },
+						],
+						default: [],
+						description: 'Only responses of these categories; none chosen means all',
+					},
+					{
+						displayName: 'Only With a Comment',
+						name: 'onlyWithComment',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to skip responses that have a score but no comment',
+					},
+				],
+			},
+			{
+				displayName: 'Options',
+				name: 'options',
+				type: 'collection',
+				placeholder: 'Add Option',
+				default: {},
+				options: [
+					{
+						displayName: 'Include End User',
+						name: 'includeEndUser',
+						type: 'boolean',
+						default: false,
+						description: "Whether to add the end user's email, external ID and current properties to each item (one request per end user per poll)",
+					},
+					{
+						displayName: 'Lookback (Minutes)',
+						name: 'lookbackMinutes',
+						type: 'number',
+						typeOptions: { minValue: 0 },
+						default: 0,
+						description:
+							'Also look this far back for records that arrive late with an older creation time (e.g. imported with created_at). Records already emitted are never emitted again.',
+					},
+					{
+						displayName: 'Simplify',
+						name: 'simplify',
+						type: 'boolean',
+						default: false,
+						description: 'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
+					},
+					{
+						displayName: 'Start From',
+						name: 'startFrom',
+						type: 'dateTime',
+						default: '',
+						description: 'On the first poll, emit what arrived since this time instead of starting from now',
+					},
+				],
+			},
+		],
+	};
+
+	async poll(this: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+		return await pollWootric(this);
+	}
+}

@@ -1,0 +1,174 @@
+import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+
+import { listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory } from '../Wootric/transport';
+import { advanceCursor, isEventCursor, seenIds, startCursor, windowStart, type EventCursor } from './cursor';
+import { EVENT_PATHS, eventQuery, matchesFilter, type EventName, type ResponseFilter } from './events';
+
+/** A poll reads at most this many new records per event; the rest waits for the next poll. */
+export const MAX_RECORDS_PER_POLL = 10_000;
+/** "Fetch Test Event" looks at most this far back for a record that matches the filters. */
+const SAMPLE_RECORDS = 150;
+
+interface Found {
+	event: EventName;
+	second: number;
+	record: IDataObject;
+}
+
+interface TriggerSettings {
+	events: EventName[];
+	filter: ResponseFilter;
+	includeEndUser: boolean;
+	simplify: boolean;
+	startFrom?: number;
+	lookbackSeconds: number;
+}
+
+function invalid(context: IPollFunctions, field: string, rule: string, value: unknown): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `${field} ${rule} (got ${JSON.stringify(value)})`);
+}
+
+function wholeNumber(context: IPollFunctions, field: string, value: unknown, min: number, max: number): number {
+	const number = Number(value);
+	if (!Number.isInteger(number) || number < min || number > max) throw invalid(context, field, `must be a whole number from ${min} to ${max}`, value);
+	return number;
+}
+
+function readSettings(context: IPollFunctions): TriggerSettings {
+	const events = context.getNodeParameter('events', []) as EventName[];
+	if (events.length === 0) throw invalid(context, 'Events', 'needs at least one event', events);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const minScore = wholeNumber(context, 'Minimum Score', filters.minScore ?? 0, 0, 10);
+	const maxScore = wholeNumber(context, 'Maximum Score', filters.maxScore ?? 10, 0, 10);
+	if (minScore > maxScore) throw invalid(context, 'Minimum Score', `must not be above the Maximum Score (${maxScore})`, minScore);
+	let startFrom: number | undefined;
+	if (options.startFrom) {
+		const milliseconds = Date.parse(String(options.startFrom));
+		if (Number.isNaN(milliseconds)) throw invalid(context, 'Start From', 'must be a date', options.startFrom);
+		startFrom = Math.floor(milliseconds / 1000);
+	}
+	return {
+		events,
+		filter: {
+			categories: (filters.categories as NpsCategory[] | undefined) ?? [],
+			minScore,
+			maxScore,
+			onlyWithComment: filters.onlyWithComment === true,
+			includeExcluded: filters.includeExcluded === true,
+		},
+		includeEndUser: options.includeEndUser === true,
+		simplify: options.simplify === true,
+		startFrom,
+		lookbackSeconds: wholeNumber(context, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, 0, 7 * 24 * 60) * 60,
+	};
+}
+
+function secondOf(context: IPollFunctions, event: EventName, record: IDataObject): number {
+	const second = wootricSeconds(record.created_at);
+	if (second === undefined) throw new NodeOperationError(context.getNode(), `Wootric returned a ${event} (id ${String(record.id)}) without a readable created_at`);
+	return second;
+}
+
+/** The records of one event past its cursor, and the cursor after them. Throws, leaving the cursor as it was, if a request fails. */
+async function readNewRecords(context: IPollFunctions, event: EventName, cursor: EventCursor, settings: TriggerSettings, deadline: number) {
+	const seen = seenIds(cursor);
+	const read: Array<[number, number]> = [];
+	const found: Found[] = [];
+	const pages = listAll(context, {
+		path: EVENT_PATHS[event],
+		query: eventQuery(event, settings.filter),
+		created: { gte: windowStart(cursor, settings.lookbackSeconds) },
+		order: 'asc',
+	});
+	for await (const page of pages) {
+		for (const record of page) {
+			const id = Number(record.id);
+			if (seen.has(id)) continue;
+			const second = secondOf(context, event, record);
+			read.push([id, second]);
+			if (matchesFilter(event, record, settings.filter)) found.push({ event, second, record });
+		}
+		// Oldest first, so whatever is left starts after what was read: the next poll carries on from there.
+		if (read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) break;
+	}
+	return { found, cursor: advanceCursor(cursor, read, settings.lookbackSeconds) };
+}
+
+/** One request per distinct end user: email, external id and current properties on each item. */
+async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Found[]> {
+	const ids = [...new Set(found.map(({ record }) => Number(record.end_user_id)).filter((id) => Number.isInteger(id) && id > 0))];
+	const profiles = new Map<number, IDataObject | null>();
+	for (const id of ids) {
+		try {
+			const user = await wootricRequest<IDataObject>(context, { method: 'GET', path: `/v1/end_users/${id}`, subject: `end user ${id}` });
+			profiles.set(id, { id: user.id, email: user.email, external_id: user.external_id, current_properties: user.properties });
+		} catch (error) {
+			// A user deleted since answering has no profile; anything else fails the poll, which is repeated.
+			if (!(error instanceof NodeApiError && error.httpCode === '404')) throw new NodeApiError(context.getNode(), error as JsonObject);
+			profiles.set(id, null);
+		}
+	}
+	return found.map((entry) => {
+		const profile = profiles.get(Number(entry.record.end_user_id));
+		const atSurvey = (entry.record.end_user as IDataObject | undefined) ?? {};
+		return { ...entry, record: { ...entry.record, end_user: profile === undefined ? atSurvey : { ...atSurvey, ...(profile ?? { deleted: true }) } } };
+	});
+}
+
+function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
+	return found.map(({ event, record }) => ({ json: { event, ...(settings.simplify ? simplifyRecord(record) : record) } }));
+}
+
+/** "Fetch Test Event": the newest matching record of each event, leaving the cursors alone. */
+async function sample(context: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
+	let found: Found[] = [];
+	for (const event of settings.events) {
+		let looked = 0;
+		for await (const page of listAll(context, { path: EVENT_PATHS[event], query: eventQuery(event, settings.filter), order: 'desc', limit: SAMPLE_RECORDS })) {
+			const match = page.find((record) => matchesFilter(event, record, settings.filter));
+			looked += page.length;
+			if (match) {
+				found.push({ event, second: secondOf(context, event, match), record: match });
+				break;
+			}
+			if (looked >= SAMPLE_RECORDS) break;
+		}
+	}
+	if (found.length === 0) return null;
+	if (settings.includeEndUser) found = await withEndUsers(context, found);
+	return [toItems(found, settings)];
+}
+
+/**
+ * New responses and declines since the last poll, oldest first, each once. The cursors move only when the
+ * whole poll succeeded: a failed request fails the poll (n8n shows the error) and the next poll repeats it.
+ */
+export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
+	const settings = readSettings(context);
+	if (context.getMode() === 'manual') return await sample(context, settings);
+
+	const state = context.getWorkflowStaticData('node');
+	const budget = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
+	const deadline = Date.now() + budget * 0.8;
+	const now = Math.floor(Date.now() / 1000);
+	const cursors: Partial<Record<EventName, EventCursor>> = {};
+	let found: Found[] = [];
+	for (const event of settings.events) {
+		const stored = state[event];
+		if (!isEventCursor(stored) && settings.startFrom === undefined) {
+			// First poll: start from now rather than flood the workflow with history.
+			cursors[event] = startCursor(now);
+			continue;
+		}
+		const result = await readNewRecords(context, event, isEventCursor(stored) ? stored : startCursor(settings.startFrom!), settings, deadline);
+		cursors[event] = result.cursor;
+		found.push(...result.found);
+	}
+	found.sort((a, b) => a.second - b.second || a.event.localeCompare(b.event) || Number(a.record.id) - Number(b.record.id));
+	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
+
+	Object.assign(state, cursors);
+	return found.length > 0 ? [toItems(found, settings)] : null;
+}
