@@ -3,8 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { addDecline, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { declineView } from '../fake/resources/declines';
 import type { Decline, EndUser } from '../fake/store';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { requestsSeen, wootricRunner } from '../support/wootric';
 
 /** Decline → Create, Get, Get Many, Update and Delete, through n8n's engine against the fake. */
 describe('Decline resource', () => {
@@ -13,10 +12,7 @@ describe('Decline resource', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean; inputItems?: InputItem[] } = {}) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'decline', ...parameters }, credentials: credentialsFor(fake), ...options });
-
-	const requestsSeen = () => fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }));
+	const run = wootricRunner(() => fake, { resource: 'decline' });
 
 	function userWithDeclines(email: string, count: number, start: number): { user: EndUser; declines: Decline[] } {
 		const user = createEndUser(fake.account, fake.store, email, { properties: { plan: 'free' } });
@@ -46,7 +42,7 @@ describe('Decline resource', () => {
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{
 					method: 'POST',
 					path: `/v1/end_users/${user.id}/declines`,
@@ -68,7 +64,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'create', endUserId: user.id, additionalFields: { simplify: true } });
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([{ method: 'POST', path: `/v1/end_users/${user.id}/declines`, rawQuery: '', rawBody: '', status: 201 }]);
+			expect(requestsSeen(fake)).toEqual([{ method: 'POST', path: `/v1/end_users/${user.id}/declines`, rawQuery: '', rawBody: '', status: 201 }]);
 			const [stored] = fake.account.declines.values();
 			expect(result.items).toEqual([
 				{
@@ -94,7 +90,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'get', endUserId: user.id, declineId: declines[1].id });
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: `/v1/end_users/${user.id}/declines/${declines[1].id}`, rawQuery: '', rawBody: '', status: 200 },
 			]);
 			expect(result.items).toEqual([{ json: declineView(fake.account, declines[1]), pairedItem: { item: 0 } }]);
@@ -118,7 +114,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'getAll', returnAll: true });
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: '/v1/declines', rawQuery: 'sort_key=created_at&sort_order=desc&page=1&per_page=50', rawBody: '', status: 200 },
 			]);
 			const all = [...first.declines, ...second.declines].sort((a, b) => b.createdAt - a.createdAt);
@@ -132,7 +128,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'getAll', scope: 'endUser', endUserId: user.id, returnAll: false, limit: 3, options: { order: 'asc', simplify: true } });
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: `/v1/end_users/${user.id}/declines`, rawQuery: 'sort_key=created_at&sort_order=asc&page=1&per_page=50', rawBody: '', status: 200 },
 			]);
 			expect(ids(result.items)).toEqual(declines.slice(0, 3).map((decline) => decline.id));
@@ -157,7 +153,7 @@ describe('Decline resource', () => {
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen().map((request) => request.rawQuery)).toEqual([
+			expect(requestsSeen(fake).map((request) => request.rawQuery)).toEqual([
 				`updated[gte]=1000&created[gte]=${from + 1}&created[lte]=${until}&sort_key=created_at&sort_order=desc&page=1&per_page=50`,
 			]);
 			expect(ids(result.items)).toEqual(declines.slice(2, 5).map((decline) => decline.id).reverse());
@@ -169,7 +165,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'getAll', returnAll: true, options: { order: 'asc' } });
 
 			expect(ids(result.items)).toEqual(declines.map((decline) => decline.id));
-			expect(requestsSeen().map((request) => request.rawQuery)).toEqual(
+			expect(requestsSeen(fake).map((request) => request.rawQuery)).toEqual(
 				[1, 2, 3].map((page) => `sort_key=created_at&sort_order=asc&page=${page}&per_page=50`),
 			);
 		});
@@ -178,7 +174,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'getAll', scope: 'endUser', endUserId: 999999, returnAll: true });
 
 			expect(result.error).toMatchObject({ httpCode: '404', message: 'The end user 999999 was not found in Wootric' });
-			expect(requestsSeen()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/end_users/999999/declines', status: 404 })]);
+			expect(requestsSeen(fake)).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/end_users/999999/declines', status: 404 })]);
 		});
 	});
 
@@ -195,7 +191,7 @@ describe('Decline resource', () => {
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{
 					method: 'PUT',
 					path: `/v1/declines/${declines[0].id}`,
@@ -215,7 +211,7 @@ describe('Decline resource', () => {
 
 			const result = await run({ operation: 'update', declineId: declines[0].id, endUserProperties: { property: [{ name: 'plan', value: 'pro' }] } });
 
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'PUT', path: `/v1/declines/${declines[0].id}`, rawQuery: '', rawBody: 'end_user[properties][plan]=pro', status: 423 },
 			]);
 			expect(result.error).toMatchObject({ httpCode: '423', message: 'Wootric refused to change historical end-user properties (423)' });
@@ -231,7 +227,7 @@ describe('Decline resource', () => {
 			const result = await run({ operation: 'delete', endUserId: user.id, declineId: declines[0].id });
 
 			expect(result.error).toBeUndefined();
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'DELETE', path: `/v1/end_users/${user.id}/declines/${declines[0].id}`, rawQuery: '', rawBody: '', status: 204 },
 			]);
 			expect(result.items).toEqual([{ json: { success: true, deleted: true, id: declines[0].id, end_user_id: user.id }, pairedItem: { item: 0 } }]);
@@ -267,7 +263,7 @@ describe('Decline resource', () => {
 				},
 				{ json: { ...declineView(fake.account, stored), user_id: fake.account.userId }, pairedItem: { item: 1 } },
 			]);
-			expect(requestsSeen()).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'POST', path: '/v1/end_users/999999/declines', rawQuery: '', rawBody: 'origin_url=https%3A%2F%2Fapp.example.com%2Fa', status: 404 },
 				{ method: 'POST', path: `/v1/end_users/${user.id}/declines`, rawQuery: '', rawBody: 'origin_url=https%3A%2F%2Fapp.example.com%2Fb', status: 201 },
 			]);
@@ -285,7 +281,7 @@ describe('Decline resource', () => {
 				{ json: declineView(fake.account, declines[0]), pairedItem: { item: 0 } },
 				{ json: { error: 'Decline ID must be a whole number of at least 1 (item 1: got "abc")' }, pairedItem: { item: 1 } },
 			]);
-			expect(requestsSeen()).toHaveLength(1);
+			expect(requestsSeen(fake)).toHaveLength(1);
 		});
 
 		it('without Continue On Fail the node stops with the error naming the item', async () => {
@@ -298,7 +294,7 @@ describe('Decline resource', () => {
 
 			expect(result.error).toMatchObject({ httpCode: '404', message: `The decline ${declines[0].id} of end user ${user.id} was not found in Wootric` });
 			expect(result.error?.context).toMatchObject({ itemIndex: 1 });
-			expect(requestsSeen().map((request) => request.status)).toEqual([204, 404]);
+			expect(requestsSeen(fake).map((request) => request.status)).toEqual([204, 404]);
 		});
 	});
 

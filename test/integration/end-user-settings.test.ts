@@ -2,8 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { onlyRequest as onlyRequestOf, wootricRunner } from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
 const T = 1_700_000_000;
@@ -22,14 +21,8 @@ describe('End User Settings', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean; inputItems?: InputItem[] } = {}) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'endUserSettings', ...parameters }, credentials: credentialsFor(fake), ...options });
-
-	const onlyRequest = () => {
-		const requests = fake.apiRequests();
-		expect(requests).toHaveLength(1);
-		return requests[0];
-	};
+	const run = wootricRunner(() => fake, { resource: 'endUserSettings' });
+	const onlyRequest = () => onlyRequestOf(fake);
 
 	describe('Get', () => {
 		it('GETs the settings and outputs them', async () => {

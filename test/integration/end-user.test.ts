@@ -2,8 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { onlyRequest as onlyRequestOf, requestsSeen, wootricRunner } from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
 const T = 1_700_000_000;
@@ -32,8 +31,7 @@ describe('End User', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean; inputItems?: InputItem[] } = {}) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'endUser', ...parameters }, credentials: credentialsFor(fake), ...options });
+	const run = wootricRunner(() => fake, { resource: 'endUser' });
 
 	const ada = (fields: Partial<EndUser> = {}) =>
 		createEndUser(fake.account, fake.store, 'ada@example.com', {
@@ -62,11 +60,7 @@ describe('End User', () => {
 	});
 
 	/** The only data request of a run, with what the fake received. */
-	const onlyRequest = () => {
-		const requests = fake.apiRequests();
-		expect(requests).toHaveLength(1);
-		return requests[0];
-	};
+	const onlyRequest = () => onlyRequestOf(fake);
 
 	describe('Create', () => {
 		it('POSTs the email, the external ID, dates as UNIX seconds and properties[k]=v; outputs properties as an object', async () => {
@@ -385,7 +379,7 @@ describe('End User', () => {
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }))).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: '/v1/end_users/new%40example.com', rawQuery: 'lookup_by_email=true', rawBody: '', status: 404 },
 				{ method: 'POST', path: '/v1/end_users', rawQuery: '', rawBody: 'email=new%40example.com&external_id=crm-9&properties[plan]=pro', status: 201 },
 			]);
@@ -407,7 +401,7 @@ describe('End User', () => {
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }))).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: '/v1/end_users/ada%40example.com', rawQuery: 'lookup_by_email=true', rawBody: '', status: 200 },
 				{ method: 'PUT', path: `/v1/end_users/${user.id}`, rawQuery: '', rawBody: `email=ada%40example.com&last_surveyed=${T - DAY}&properties[plan]=team`, status: 200 },
 			]);
@@ -449,7 +443,7 @@ describe('End User', () => {
 			const result = await run({ operation: 'upsert', matchBy: 'externalId', externalId: 'crm-2', email: 'grace@example.com' });
 
 			expect(result.error).toBeUndefined();
-			expect(fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }))).toEqual([
+			expect(requestsSeen(fake)).toEqual([
 				{ method: 'GET', path: '/v1/end_users/crm-2', rawQuery: 'lookup_by_external_id=true', rawBody: '', status: 404 },
 				{ method: 'POST', path: '/v1/end_users', rawQuery: '', rawBody: 'email=grace%40example.com&external_id=crm-2', status: 201 },
 			]);

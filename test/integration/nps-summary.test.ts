@@ -1,8 +1,5 @@
-import type { INodeParameters } from 'n8n-workflow';
-
 import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { wootricRunner } from '../support/wootric';
 
 /** A local time of the fake account (UTC-08:00) as UNIX seconds. */
 const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;
@@ -26,8 +23,7 @@ describe('NPS Summary / Get', () => {
 
 	afterEach(async () => await fake.close());
 
-	const run = (parameters: INodeParameters, options: { inputItems?: InputItem[]; continueOnFail?: boolean } = {}) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'npsSummary', operation: 'get', ...parameters }, credentials: credentialsFor(fake), ...options });
+	const run = wootricRunner(() => fake, { resource: 'npsSummary', operation: 'get' });
 	const summaryRequests = () => fake.requestsTo('/v1/nps_summary');
 
 	it('sends the range as date[start] / date[end] and outputs the summary as one item', async () => {

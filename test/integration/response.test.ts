@@ -2,8 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { responseView } from '../fake/resources/responses';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { wootricRunner } from '../support/wootric';
 
 /** Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine against the fake. */
 describe('Response resource', () => {
@@ -12,8 +11,7 @@ describe('Response resource', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean; inputItems?: InputItem[] } = {}) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'response', ...parameters }, credentials: credentialsFor(fake), ...options });
+	const run = wootricRunner(() => fake, { resource: 'response' });
 
 	/** An end user with properties and one response of theirs, created a while ago. */
 	function seed() {
@@ -285,6 +283,11 @@ describe('Response resource', () => {
 				'End User Properties needs a name for every property (item 0: got "pro")',
 			],
 			['get: response id 0', { operation: 'get', endUserId: 1, responseId: 0 }, 'Response ID must be a whole number of at least 1 (item 0: got 0)'],
+			[
+				'get many: a category of one end user with Include Excluded',
+				{ operation: 'getAll', scope: 'endUser', endUserId: 1, category: 'promoters', filters: { includeExcluded: true } },
+				'Filters Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them (item 0: got "promoters")',
+			],
 			[
 				'get: response id "abc"',
 				{ operation: 'get', endUserId: 1, responseId: '={{ "abc" }}' },

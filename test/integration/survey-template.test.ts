@@ -1,6 +1,5 @@
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
-import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { wootricRunner } from '../support/wootric';
 
 const DEFAULT_NPS = {
 	id: 501,
@@ -31,8 +30,7 @@ describe('Survey Template / Get Many', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const run = (inputItems?: InputItem[]) =>
-		runNode({ nodeType: 'wootric', parameters: { resource: 'surveyTemplate', operation: 'getAll' }, credentials: credentialsFor(fake), inputItems });
+	const run = wootricRunner(() => fake, { resource: 'surveyTemplate', operation: 'getAll' });
 
 	it('outputs one item per template, marking the default, paired with the input item', async () => {
 		seedDemoData(fake.store, fake.account);
@@ -64,7 +62,7 @@ describe('Survey Template / Get Many', () => {
 	it('gives each input item the whole list, paired with that item', async () => {
 		seedDemoData(fake.store, fake.account);
 
-		const result = await run([{ json: { team: 'emea' } }, { json: { team: 'apac' } }]);
+		const result = await run({}, { inputItems: [{ json: { team: 'emea' } }, { json: { team: 'apac' } }] });
 
 		expect(result.error).toBeUndefined();
 		expect(fake.requestsTo('/v1/survey_templates')).toHaveLength(2);

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
-import { REPO_ROOT, runPoll, type InMemoryCredentialsHelper } from '../harness';
+import { REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
 
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
@@ -14,6 +14,28 @@ export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecr
 export function clientCredentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
 	const { clientId, clientSecret } = fake.credentials;
 	return credentialsFor(fake, { grantType: 'clientCredentials', email: '', password: '', clientId, clientSecret, ...overrides });
+}
+
+/**
+ * Runs the Wootric node through n8n's engine against the running test's fake (`fake` is called at run
+ * time, as every test starts its own), with `fixed` parameters (the resource, perhaps the operation)
+ * under the ones each run gives.
+ */
+export function wootricRunner(fake: () => FakeWootric, fixed: INodeParameters) {
+	return async (parameters: INodeParameters = {}, options: Pick<RunNodeOptions, 'continueOnFail' | 'inputItems'> = {}) =>
+		await runNode({ nodeType: 'wootric', parameters: { ...fixed, ...parameters }, credentials: credentialsFor(fake()), ...options });
+}
+
+/** The data requests the fake received (sign-ins left out): method, path, query, body and status of each. */
+export function requestsSeen(fake: FakeWootric) {
+	return fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }));
+}
+
+/** The only data request the fake received; the test fails when there were none or several. */
+export function onlyRequest(fake: FakeWootric) {
+	const requests = fake.apiRequests();
+	expect(requests).toHaveLength(1);
+	return requests[0];
 }
 
 /**

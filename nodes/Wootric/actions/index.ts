@@ -21,7 +21,7 @@ export const resources: Record<string, WootricResource> = {
 	surveyTemplate,
 };
 
-export const resourceSelector: INodeProperties = {
+const resourceSelector: INodeProperties = {
 	displayName: 'Resource',
 	name: 'resource',
 	type: 'options',

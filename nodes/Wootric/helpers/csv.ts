@@ -2,6 +2,8 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import Papa from 'papaparse';
 
+import { isEmailAddress } from './validation';
+
 /**
  * Survey CSVs as /v1/email_survey_csv takes them: a header row, `email` first, then `___context:<var>`
  * columns, an optional `language` column and custom property columns. Rows are counted after the
@@ -14,8 +16,8 @@ export interface SurveyCsv {
 
 export const LANGUAGE_COLUMN = 'language';
 export const CONTEXT_PREFIX = '___context:';
-export const MAX_CSV_ROWS = 5000;
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** The most rows /v1/email_survey_csv takes in one file. */
+const MAX_CSV_ROWS = 5000;
 /** How many offending rows an error lists before it says "and N more". */
 const LISTED = 10;
 
@@ -51,7 +53,7 @@ export function parseSurveyCsv(context: IExecuteFunctions, itemIndex: number, te
 	if (ragged.length > 0) {
 		throw fail(`has rows whose number of cells differs from the header's ${names.length}: ${listRows(ragged, (row) => `row ${row} (${rows[row - 1].length})`)}`);
 	}
-	const badEmails = rows.flatMap((cells, index) => (EMAIL_SHAPE.test(cells[0].trim()) ? [] : [index + 1]));
+	const badEmails = rows.flatMap((cells, index) => (isEmailAddress(cells[0].trim()) ? [] : [index + 1]));
 	if (badEmails.length > 0) {
 		throw fail(`has invalid email addresses: ${listRows(badEmails, (row) => `row ${row} ("${rows[row - 1][0]}")`)}`);
 	}

@@ -1,7 +1,30 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedRange } from '../transport';
+import type { CreatedRange, ParamHash } from '../transport';
 import { integerValue, invalid, unixSeconds } from './validation';
+
+/** The id field of a record: Wootric's ids are positive whole numbers. */
+export function idField(name: string, displayName: string, description: string): INodeProperties {
+	return { displayName, name, type: 'number', default: 0, required: true, description };
+}
+
+/** End User ID, as every operation on one end user or on one end user's records asks for it. */
+export function endUserIdField(description = "Wootric's numeric ID of the end user (the ID field of an end user record)"): INodeProperties {
+	return { ...idField('endUserId', 'End User ID', description), placeholder: '123456' };
+}
+
+function collection(displayName: string, name: string, placeholder: string, options: INodeProperties[]): INodeProperties {
+	return { displayName, name, type: 'collection', placeholder, default: {}, options };
+}
+
+/** The optional fields of a create. */
+export const additionalFieldsCollection = (options: INodeProperties[]) => collection('Additional Fields', 'additionalFields', 'Add Field', options);
+
+/** The fields an update may change. */
+export const updateFieldsCollection = (options: INodeProperties[], placeholder = 'Add Field') => collection('Update Fields', 'updateFields', placeholder, options);
+
+/** Options that change how an operation reads or outputs, not what it sends. */
+export const optionsCollection = (options: INodeProperties[]) => collection('Options', 'options', 'Add Option', options);
 
 /** Return All / Limit, as every Get Many offers them. */
 export const returnAllFields: INodeProperties[] = [
@@ -38,7 +61,7 @@ const COMPARISONS = [
 ];
 
 /** A `created[...]` or `updated[...]` range: any of eq, lt, lte, gt, gte, combined. */
-export function timeRangeField(name: 'created' | 'updated', displayName: string): INodeProperties {
+function timeRangeField(name: 'created' | 'updated', displayName: string): INodeProperties {
 	return {
 		displayName,
 		name,
@@ -60,8 +83,22 @@ export function timeRangeField(name: 'created' | 'updated', displayName: string)
 	};
 }
 
+/** The Filters collection of a Get Many: the Created and Updated time ranges and the resource's own filters (`extra`), by name as n8n lists them. */
+export function filtersCollection(extra: INodeProperties[] = []): INodeProperties {
+	const options = [timeRangeField('created', 'Created'), timeRangeField('updated', 'Updated'), ...extra];
+	return collection('Filters', 'filters', 'Add Filter', options.sort((a, b) => a.displayName.localeCompare(b.displayName)));
+}
+
+/** The Created and Updated ranges of filtersCollection, in UNIX seconds; undefined when not set. */
+export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): { created?: CreatedRange; updated?: CreatedRange } {
+	return {
+		created: readTimeRange(context, itemIndex, 'filters.created', 'Created'),
+		updated: readTimeRange(context, itemIndex, 'filters.updated', 'Updated'),
+	};
+}
+
 /** The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g. `filters.created`. */
-export function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): CreatedRange | undefined {
+function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): CreatedRange | undefined {
 	const conditions = (context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
 	if (conditions.length === 0) return undefined;
 	const range: CreatedRange = {};
@@ -81,9 +118,12 @@ export const simplifyOption: INodeProperties = {
 		'Whether to add nps_category (promoter, passive or detractor) to responses and turn every datetime into ISO 8601 UTC. Off returns the API’s records unchanged.',
 };
 
+/** Options holding only Simplify, for operations that output one record. */
+export const simplifyOptionsCollection = optionsCollection([simplifyOption]);
+
 /**
  * End-user properties (plan, seats, …): as key/value pairs, or as a JSON object for power users and
- * expressions. `name` is the parameter holding them; `mode` picks pairs or JSON.
+ * expressions. `name` is the parameter holding the pairs; `<name>Input` picks pairs or JSON, `<name>Json` holds the JSON.
  */
 export function propertiesFields(name: string, displayName: string, description: string): INodeProperties[] {
 	return [
@@ -96,6 +136,7 @@ export function propertiesFields(name: string, displayName: string, description:
 				{ name: 'JSON', value: 'json' },
 			],
 			default: 'pairs',
+			description: 'Enter the properties one name and value at a time, or as one JSON object (e.g. from an expression)',
 		},
 		{
 			displayName,
@@ -155,4 +196,18 @@ export function readProperties(context: IExecuteFunctions, itemIndex: number, na
 		properties[key] = value === null || value === undefined ? '' : String(value);
 	}
 	return properties;
+}
+
+/**
+ * `end_user[properties]`: an end user's properties sent along with another record (a response, a decline,
+ * an email survey), read with readEndUserProperties.
+ */
+export function endUserPropertiesFields(description: string): INodeProperties[] {
+	return propertiesFields('endUserProperties', 'End User Properties', description);
+}
+
+/** The properties set with endUserPropertiesFields as `end_user[properties]`; undefined when none were given. */
+export function readEndUserProperties(context: IExecuteFunctions, itemIndex: number): ParamHash | undefined {
+	const properties = readProperties(context, itemIndex, 'endUserProperties', 'End User Properties');
+	return properties ? { properties } : undefined;
 }

@@ -1,24 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listAll, type CreatedRange, type ListRequest, type ParamHash, simplifyRecord } from '../transport';
-import { propertiesFields, readLimit, readProperties, readTimeRange, simplifyOption, timeRangeField } from './fields';
-import { idParameter, invalid } from './validation';
+import { listAll, type CreatedRange, type ListRequest, simplifyRecord } from '../transport';
+import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
+import { idParameter } from './validation';
 
 /**
- * What the Response and Decline resources share: an owning end user, get/update/delete by id, Get Many
- * over everyone's or one end user's records, and end-user properties kept with each record.
+ * What the Response and Decline resources share: Get Many over everyone's or one end user's records, and
+ * end-user properties kept with each record.
  */
-
-/** The id field of an end user, or of one response or decline. */
-export function idField(name: string, displayName: string, description: string): INodeProperties {
-	return { displayName, name, type: 'number', default: 0, required: true, description };
-}
 
 /** `end_user[properties]` on create: the end user's current properties, also kept with the new record. */
 export function currentPropertiesFields(record: 'response' | 'decline'): INodeProperties[] {
-	return propertiesFields(
-		'endUserProperties',
-		'End User Properties',
+	return endUserPropertiesFields(
 		`Optional. The end user's current properties (e.g. plan = pro): the end user's profile is updated and the properties are kept with this ${record}.`,
 	);
 }
@@ -34,25 +27,10 @@ export function historicalPropertiesFields(record: 'response' | 'decline'): INod
 			type: 'notice',
 			default: '',
 		},
-		...propertiesFields(
-			'endUserProperties',
-			'End User Properties',
+		...endUserPropertiesFields(
 			`Optional. The properties kept with this ${record} only, replacing the ones it has; the end user's current profile is not changed.`,
 		),
 	];
-}
-
-/** The end-user properties set with currentPropertiesFields or historicalPropertiesFields, as `end_user[properties]`. */
-export function readEndUserProperties(context: IExecuteFunctions, itemIndex: number): ParamHash | undefined {
-	const properties = readProperties(context, itemIndex, 'endUserProperties', 'End User Properties');
-	return properties ? { properties } : undefined;
-}
-
-/** A non-empty text field, trimmed: an empty one is an error, whether required or added as an option. */
-export function nonEmptyText(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
-	if (text === '') throw invalid(context, itemIndex, field, 'must not be empty', value ?? '');
-	return text;
 }
 
 /** "Responses Of" / "Declines Of": everyone's records, or one end user's. */
@@ -69,44 +47,26 @@ export function listScopeFields(records: 'Responses' | 'Declines'): INodePropert
 			default: 'all',
 		},
 		{
-			...idField('endUserId', 'End User ID', `The end user whose ${records.toLowerCase()} to list`),
+			...endUserIdField(`The end user whose ${records.toLowerCase()} to list`),
 			displayOptions: { show: { scope: ['endUser'] } },
 		},
 	];
 }
 
-/** The Filters collection: the time ranges and a resource's own filters (`extra`), by name as n8n lists them. */
-export function listFiltersField(extra: INodeProperties[] = []): INodeProperties {
-	return {
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [timeRangeField('created', 'Created'), timeRangeField('updated', 'Updated'), ...extra].sort((a, b) => a.displayName.localeCompare(b.displayName)),
-	};
-}
-
-export const listOptionsField: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [
-		{
-			displayName: 'Order',
-			name: 'order',
-			type: 'options',
-			options: [
-				{ name: 'Newest First', value: 'desc' },
-				{ name: 'Oldest First', value: 'asc' },
-			],
-			default: 'desc',
-		},
-		simplifyOption,
-	],
-};
+export const listOptionsCollection = optionsCollection([
+	{
+		displayName: 'Order',
+		name: 'order',
+		type: 'options',
+		options: [
+			{ name: 'Newest First', value: 'desc' },
+			{ name: 'Oldest First', value: 'asc' },
+		],
+		default: 'desc',
+		description: 'By creation time',
+	},
+	simplifyOption,
+]);
 
 export interface SurveyRecordList {
 	/** Set when the list is one end user's. */
@@ -120,7 +80,7 @@ export interface SurveyRecordList {
 	filters: IDataObject;
 }
 
-/** The fields set with listScopeFields, listFiltersField and listOptionsField, validated. */
+/** The fields set with listScopeFields, returnAllFields, filtersCollection and listOptionsCollection, validated. */
 export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number): SurveyRecordList {
 	const scope = context.getNodeParameter('scope', itemIndex) as string;
 	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -128,8 +88,7 @@ export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: numb
 	return {
 		endUserId: scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined,
 		limit: readLimit(context, itemIndex),
-		created: readTimeRange(context, itemIndex, 'filters.created', 'Created'),
-		updated: readTimeRange(context, itemIndex, 'filters.updated', 'Updated'),
+		...readTimeFilters(context, itemIndex),
 		order: (options.order as 'asc' | 'desc' | undefined) ?? 'desc',
 		simplify: options.simplify === true,
 		filters,

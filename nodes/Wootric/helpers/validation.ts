@@ -28,6 +28,20 @@ export function integerValue(
 	return number as number;
 }
 
+/** true or false; "true"/"false" from an expression too. */
+export function booleanValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): boolean {
+	if (value === true || value === 'true') return true;
+	if (value === false || value === 'false') return false;
+	throw invalid(context, itemIndex, field, 'must be true or false', value);
+}
+
+/** A non-empty text field, trimmed: an empty one is an error, whether required or added as an option. */
+export function nonEmptyText(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
+	const text = typeof value === 'string' || typeof value === 'number' ? String(value).trim() : '';
+	if (text === '') throw invalid(context, itemIndex, field, 'must not be empty', value ?? '');
+	return text;
+}
+
 /** A record id: a positive whole number. */
 export function idParameter(context: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
 	return integerValue(context, itemIndex, field, context.getNodeParameter(name, itemIndex), { min: 1 });
@@ -69,12 +83,15 @@ export function unixSeconds(context: IExecuteFunctions, itemIndex: number, field
 	return Math.floor(milliseconds / 1000);
 }
 
-const EMAIL_SHAPE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+/** Whether the text has the usual shape of an email address, something@domain.tld (no white space). */
+export function isEmailAddress(text: string): boolean {
+	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);
+}
 
 /** An email address of the usual shape (something@domain.tld), trimmed. */
 export function emailValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
 	const email = typeof value === 'string' ? value.trim() : '';
-	if (!EMAIL_SHAPE.test(email)) throw invalid(context, itemIndex, field, 'must be an email address like name@example.com', value);
+	if (!isEmailAddress(email)) throw invalid(context, itemIndex, field, 'must be an email address like name@example.com', value);
 	return email;
 }
 

@@ -1,5 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
+import { MULTI_LANGUAGE } from '../actions/emailSurvey/survey-settings';
 import { isDefaultTemplate, listSurveyTemplates, type SurveyTemplate, type SurveyTemplateLanguage } from '../helpers/surveyTemplates';
 
 /**
@@ -37,7 +38,7 @@ export async function getSurveyTemplateLanguages(this: ILoadOptionsFunctions): P
 /** For a CSV with a language column: each row's own code (the service's `multi_language`). */
 const MULTI_LANGUAGE_OPTION: INodePropertyOptions = {
 	name: 'Multi-Language (Language Column of the CSV)',
-	value: 'multi_language',
+	value: MULTI_LANGUAGE,
 	description: 'Each CSV row is surveyed in the language of its "language" column; needs a survey template',
 };
 

@@ -1,40 +1,34 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { simplifyOption } from '../../helpers/fields';
-import { currentPropertiesFields, idField, nonEmptyText, readEndUserProperties } from '../../helpers/surveyRecords';
-import { idParameter, unixSeconds } from '../../helpers/validation';
-import { wootricRequest, type ParamHash, simplifyRecord } from '../../transport';
+import { additionalFieldsCollection, endUserIdField, readEndUserProperties, simplifyOption } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
+import { currentPropertiesFields } from '../../helpers/surveyRecords';
+import { idParameter, nonEmptyText, unixSeconds } from '../../helpers/validation';
+import { wootricRequest, type ParamHash } from '../../transport';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
 
 export const description: INodeProperties[] = [
-	idField('endUserId', 'End User ID', 'The end user who declined the survey'),
+	endUserIdField('The end user who declined the survey'),
 	...currentPropertiesFields('decline'),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Created At',
-				name: 'createdAt',
-				type: 'dateTime',
-				default: '',
-				description: 'When the survey was declined, if not now',
-			},
-			{
-				displayName: 'Origin URL',
-				name: 'originUrl',
-				type: 'string',
-				default: '',
-				placeholder: 'https://app.example.com/dashboard',
-				description: 'The page the survey was declined on',
-			},
-			simplifyOption,
-		],
-	},
+	additionalFieldsCollection([
+		{
+			displayName: 'Created At',
+			name: 'createdAt',
+			type: 'dateTime',
+			default: '',
+			description: 'When the survey was declined, if not now',
+		},
+		{
+			displayName: 'Origin URL',
+			name: 'originUrl',
+			type: 'string',
+			default: '',
+			placeholder: 'https://app.example.com/dashboard',
+			description: 'The page the survey was declined on',
+		},
+		simplifyOption,
+	]),
 ];
 
 /** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
@@ -52,5 +46,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		subject: `end user ${endUserId}`,
 		itemIndex,
 	});
-	return additional.simplify ? simplifyRecord(created) : created;
+	return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
 }

@@ -1,12 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { returnAllFields } from '../../helpers/fields';
-import { collectRecords, listFiltersField, listOptionsField, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import { filtersCollection, returnAllFields } from '../../helpers/fields';
+import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
 import type { ParamHash } from '../../transport';
 
 export const option = { name: 'Get Many', action: 'Get many declines', description: 'List declines, of everyone or of one end user' };
 
-export const description: INodeProperties[] = [...listScopeFields('Declines'), ...returnAllFields, listFiltersField(), listOptionsField];
+export const description: INodeProperties[] = [...listScopeFields('Declines'), ...returnAllFields, filtersCollection(), listOptionsCollection];
 
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {

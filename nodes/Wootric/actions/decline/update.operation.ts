@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { successRecord } from '../../helpers/output';
-import { historicalPropertiesFields, idField, readEndUserProperties } from '../../helpers/surveyRecords';
+import { idField, readEndUserProperties } from '../../helpers/fields';
+import { historicalPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 

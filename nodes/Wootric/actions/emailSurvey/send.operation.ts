@@ -1,12 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
 
-import { propertiesFields, readProperties } from '../../helpers/fields';
+import { additionalFieldsCollection, endUserPropertiesFields, readEndUserProperties } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
 
-export const MAX_SURVEY_EMAILS = 100;
+/** The most addresses /v1/email_survey takes in one request. */
+const MAX_SURVEY_EMAILS = 100;
 
 export const option = { name: 'Send', action: 'Send an email survey', description: 'Email a survey to one or more addresses' };
 
@@ -55,20 +56,20 @@ export const description: INodeProperties[] = [
 			},
 		],
 	},
-	...propertiesFields('endUserProperties', 'End User Properties', 'Properties stored on the surveyed end users (created automatically when new)'),
+	...endUserPropertiesFields('Properties stored on the surveyed end users (created automatically when new)'),
 	...surveyFields,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Delay (Days)', name: 'delay', type: 'number', typeOptions: { minValue: 1, maxValue: 31 }, default: 1, description: 'Days to wait before sending, from 1 to 31' },
-			{ displayName: 'Reply-To Email', name: 'reply_to_email', type: 'string', default: '', placeholder: 'support@example.com' },
-			{ displayName: "Sender's Name", name: 'senders_name', type: 'string', default: '' },
-		],
-	},
+	additionalFieldsCollection([
+		{ displayName: 'Delay (Days)', name: 'delay', type: 'number', typeOptions: { minValue: 1, maxValue: 31 }, default: 1, description: 'Days to wait before sending, from 1 to 31' },
+		{
+			displayName: 'Reply-To Email',
+			name: 'reply_to_email',
+			type: 'string',
+			default: '',
+			placeholder: 'support@example.com',
+			description: 'Where replies to the survey email go, instead of the account default',
+		},
+		{ displayName: "Sender's Name", name: 'senders_name', type: 'string', default: '', description: 'The sender name the survey email shows, instead of the account default' },
+	]),
 ];
 
 /** One item's part of a survey job: its addresses and what goes with them. */
@@ -106,14 +107,13 @@ function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
 		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues));
 	}
 	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const properties = readProperties(context, itemIndex, 'endUserProperties', 'End User Properties');
 	const shared: ParamHash = {
 		survey_immediately: survey.params.survey_immediately,
-		end_user: properties ? { properties } : undefined,
+		end_user: readEndUserProperties(context, itemIndex),
 		subject: survey.params.subject,
 		intro: survey.params.intro,
 		senders_name: additional.senders_name ? String(additional.senders_name) : undefined,
-		reply_to_email: additional.reply_to_email ? emailValue(context, itemIndex, "Reply-To Email", additional.reply_to_email) : undefined,
+		reply_to_email: additional.reply_to_email ? emailValue(context, itemIndex, 'Reply-To Email', additional.reply_to_email) : undefined,
 		delay: additional.delay === undefined ? undefined : integerValue(context, itemIndex, 'Delay (Days)', additional.delay, { min: 1, max: 31 }),
 		survey_settings: survey.params.survey_settings,
 	};

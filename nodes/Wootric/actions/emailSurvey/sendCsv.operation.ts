@@ -2,7 +2,9 @@ import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertie
 import Papa from 'papaparse';
 
 import { CONTEXT_PREFIX, contextVariables, csvChunks, LANGUAGE_COLUMN, languagesUsed, parseSurveyCsv, type SurveyCsv } from '../../helpers/csv';
+import { optionsCollection } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
+import { listSurveyTemplates } from '../../helpers/surveyTemplates';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { flattenParams, wootricRequest } from '../../transport';
 import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
@@ -77,31 +79,24 @@ export const description: INodeProperties[] = [
 	nameValueCollection('csvContext', 'Context Columns', "Values for the {{variable}} placeholders of Subject and Intro, per row", 'first_name'),
 	nameValueCollection('csvProperties', 'Property Columns', 'End-user properties, per row', 'plan'),
 	...surveyFields,
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'File Name',
-				name: 'fileName',
-				type: 'string',
-				default: 'surveys.csv',
-				description: 'The name the CSV is uploaded under',
-			},
-			{
-				displayName: 'Start at Row',
-				name: 'startAtRow',
-				type: 'number',
-				typeOptions: { minValue: 1 },
-				default: 1,
-				description:
-					'Skip the rows before this one (counted after the header). To resume a job that stopped part way, use the row its error names.',
-			},
-		],
-	},
+	optionsCollection([
+		{
+			displayName: 'File Name',
+			name: 'fileName',
+			type: 'string',
+			default: 'surveys.csv',
+			description: 'The name the CSV is uploaded under',
+		},
+		{
+			displayName: 'Start at Row',
+			name: 'startAtRow',
+			type: 'number',
+			typeOptions: { minValue: 1 },
+			default: 1,
+			description:
+				'Skip the rows before this one (counted after the header). To resume a job that stopped part way, use the row its error names.',
+		},
+	]),
 ];
 
 const RESERVED_COLUMNS = new Set(['email', LANGUAGE_COLUMN]);
@@ -137,8 +132,8 @@ async function checkLanguages(context: IExecuteFunctions, itemIndex: number, csv
 	if (language !== MULTI_LANGUAGE || templateId === undefined) {
 		throw invalid(context, itemIndex, 'Language', `must be Multi-Language, with a Survey Template chosen, for a CSV with a "${LANGUAGE_COLUMN}" column`, language ?? '');
 	}
-	const list = await wootricRequest<{ survey_templates?: Array<{ id: number; languages?: Array<{ code: string }> }> }>(context, { method: 'GET', path: '/v1/survey_templates', itemIndex });
-	const template = list?.survey_templates?.find((candidate) => candidate.id === templateId);
+	const { templates } = await listSurveyTemplates(context, itemIndex);
+	const template = templates.find((candidate) => Number(candidate.id) === templateId);
 	if (!template) throw invalid(context, itemIndex, 'Survey Template', 'is not a template of this account', templateId);
 	const allowed = (template.languages ?? []).map((entry) => entry.code);
 	const unknown = [...used].filter(([code]) => !allowed.includes(code));

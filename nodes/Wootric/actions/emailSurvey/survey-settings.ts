@@ -84,8 +84,15 @@ export const surveyFields: INodeProperties[] = [
 				default: {},
 				options: CUSTOM_MESSAGES.map(([displayName, name]) => ({ displayName, name, type: 'string', default: '' }) as INodeProperties),
 			},
-			{ displayName: 'Logo URL', name: 'logo_url', type: 'string', default: '', placeholder: 'https://example.com/logo.png' },
-			{ displayName: 'Product Name', name: 'product_name', type: 'string', default: '' },
+			{
+				displayName: 'Logo URL',
+				name: 'logo_url',
+				type: 'string',
+				default: '',
+				placeholder: 'https://example.com/logo.png',
+				description: "An http(s) link to the logo shown in the survey, instead of the account's",
+			},
+			{ displayName: 'Product Name', name: 'product_name', type: 'string', default: '', description: "The product the survey asks about, instead of the account's" },
 			{
 				displayName: 'Sampling',
 				name: 'sampling',

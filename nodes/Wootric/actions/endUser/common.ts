@@ -1,20 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { propertiesFields, readProperties, simplifyOption } from '../../helpers/fields';
+import { endUserIdField, propertiesFields, readProperties } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
 import { emailValue, idParameter, invalid, phoneValue, unixSeconds } from '../../helpers/validation';
-import { parseSerializedProperties, type ParamHash, simplifyRecord } from '../../transport';
+import { parseSerializedProperties, type ParamHash } from '../../transport';
 
 // The fields and readers the End User operations share.
-
-export const endUserIdField: INodeProperties = {
-	displayName: 'End User ID',
-	name: 'endUserId',
-	type: 'number',
-	default: 0,
-	required: true,
-	placeholder: '123456',
-	description: "Wootric's numeric ID of the end user (the ID field of an end user record)",
-};
 
 export const emailField: INodeProperties = {
 	displayName: 'Email',
@@ -36,7 +27,7 @@ export const externalIdField: INodeProperties = {
 	description: 'The ID of the end user in your own system, as stored in Wootric',
 };
 
-export const phoneNumberField: INodeProperties = {
+const phoneNumberField: INodeProperties = {
 	displayName: 'Phone Number',
 	name: 'phoneNumber',
 	type: 'string',
@@ -46,7 +37,8 @@ export const phoneNumberField: INodeProperties = {
 	description: "In international form: '+', the country code and the number",
 };
 
-/** The optional fields of create, update and create-or-update, for an "Additional/Update Fields" collection. */
+// The optional fields of create, update and create-or-update, for their Additional/Update Fields collection.
+
 export const lastSurveyedField: INodeProperties = {
 	displayName: 'Last Surveyed',
 	name: 'lastSurveyed',
@@ -73,26 +65,16 @@ function optional(field: INodeProperties, description = field.description): INod
 export const optionalEmailField = optional(emailField, 'New email address of the end user');
 export const optionalExternalIdField = optional(externalIdField);
 
-export const endUserPropertiesFields = propertiesFields(
+/** The end user's own `properties` (not `end_user[properties]`, which other records carry). */
+export const customPropertiesFields = propertiesFields(
 	'properties',
 	'Properties',
 	'Custom properties of the end user, such as plan or seats. Properties not named here keep their values.',
 );
 
-export const optionsWithSimplify: INodeProperties = {
-	displayName: 'Options',
-	name: 'options',
-	type: 'collection',
-	placeholder: 'Add Option',
-	default: {},
-	options: [simplifyOption],
-};
-
 /** The end user's record as output: properties as an object (write bodies serialize them), simplified when asked. */
 export function endUserOutput(context: IExecuteFunctions, itemIndex: number, record: IDataObject): IDataObject {
-	const parsed = parseSerializedProperties(record ?? {});
-	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	return options.simplify ? simplifyRecord(parsed) : parsed;
+	return simplifyIfChosen(context, itemIndex, parseSerializedProperties(record ?? {}));
 }
 
 /** UNIX seconds of a date field; Wootric takes no dates before 1970. */
@@ -148,7 +130,7 @@ const LOOK_UP_OPTIONS: Record<LookUpBy, { name: string; value: LookUpBy }> = {
 };
 
 const FIELD_OF: Record<LookUpBy, INodeProperties> = {
-	id: endUserIdField,
+	id: endUserIdField(),
 	email: emailField,
 	externalId: externalIdField,
 	phoneNumber: phoneNumberField,

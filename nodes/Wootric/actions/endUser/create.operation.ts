@@ -1,32 +1,17 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
-import {
-	emailField,
-	endUserForm,
-	endUserOutput,
-	endUserPropertiesFields,
-	externalCreatedAtField,
-	lastSurveyedField,
-	optionalExternalIdField,
-	optionsWithSimplify,
-} from './common';
+import { customPropertiesFields, emailField, endUserForm, endUserOutput, externalCreatedAtField, lastSurveyedField, optionalExternalIdField } from './common';
 
 export const option = { name: 'Create', action: 'Create an end user', description: 'Add a new end user to Wootric' };
 
 export const description: INodeProperties[] = [
 	emailField,
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [externalCreatedAtField, optionalExternalIdField, lastSurveyedField],
-	},
-	...endUserPropertiesFields,
-	optionsWithSimplify,
+	additionalFieldsCollection([externalCreatedAtField, optionalExternalIdField, lastSurveyedField]),
+	...customPropertiesFields,
+	simplifyOptionsCollection,
 ];
 
 /** POST /v1/end_users. */

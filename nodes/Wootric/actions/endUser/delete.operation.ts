@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
-import { endUserOutput, lookUpFields, optionsWithSimplify, readLookUp } from './common';
+import { endUserOutput, lookUpFields, readLookUp } from './common';
 
 export const option = { name: 'Delete', action: 'Delete an end user', description: 'Mark an end user for deletion' };
 
@@ -14,7 +15,7 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	optionsWithSimplify,
+	simplifyOptionsCollection,
 ];
 
 /** DELETE /v1/end_users/<id or email>: answers the marked end user's record. */

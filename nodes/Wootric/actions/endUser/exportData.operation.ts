@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserIdField } from '../../helpers/fields';
 import { successRecord } from '../../helpers/output';
 import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
-import { endUserIdField } from './common';
 
 export const option = {
 	name: 'Export Data',
@@ -14,7 +14,7 @@ export const option = {
 const HINT = 'Wootric sends an email with a link to the JSON export file when it is ready';
 
 export const description: INodeProperties[] = [
-	endUserIdField,
+	endUserIdField(),
 	{
 		displayName: `The export runs in the background: ${HINT}. This node does not receive the file.`,
 		name: 'exportNotice',

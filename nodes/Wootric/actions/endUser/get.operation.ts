@@ -1,11 +1,12 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
-import { endUserOutput, lookUpFields, optionsWithSimplify, readLookUp } from './common';
+import { endUserOutput, lookUpFields, readLookUp } from './common';
 
 export const option = { name: 'Get', action: 'Get an end user', description: 'Find one end user by ID, email, external ID or phone number' };
 
-export const description: INodeProperties[] = [...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'), optionsWithSimplify];
+export const description: INodeProperties[] = [...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'), simplifyOptionsCollection];
 
 /** GET /v1/end_users/<id>, /<email>?lookup_by_email=true, /<external id>?lookup_by_external_id=true or /phone_number/<phone>. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {

@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { readLimit, readTimeRange, returnAllFields, simplifyOption, timeRangeField } from '../../helpers/fields';
-import { emailValue, invalid } from '../../helpers/validation';
+import { filtersCollection, optionsCollection, readLimit, readTimeFilters, returnAllFields, simplifyOption } from '../../helpers/fields';
+import { booleanValue, emailValue } from '../../helpers/validation';
 import { listAll, type ParamHash } from '../../transport';
 import { endUserOutput } from './common';
 
@@ -9,67 +9,51 @@ export const option = { name: 'Get Many', action: 'Get many end users', descript
 
 export const description: INodeProperties[] = [
 	...returnAllFields,
-	{
-		displayName: 'Filters',
-		name: 'filters',
-		type: 'collection',
-		placeholder: 'Add Filter',
-		default: {},
-		options: [
-			timeRangeField('created', 'Created'),
-			{
-				displayName: 'Email',
-				name: 'email',
-				type: 'string',
-				placeholder: 'name@email.com',
-				default: '',
-				description: 'Only the end user with this email address',
-			},
-			{
-				displayName: 'Opted Out of Surveys',
-				name: 'surveysDisabled',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to list only end users who opted out of surveys (on) or only those who did not (off). Without this filter Wootric lists only those who did not opt out.',
-			},
-			timeRangeField('updated', 'Updated'),
-		],
-	},
-	{
-		displayName: 'Options',
-		name: 'options',
-		type: 'collection',
-		placeholder: 'Add Option',
-		default: {},
-		options: [
-			{
-				displayName: 'Order',
-				name: 'order',
-				type: 'options',
-				options: [
-					{ name: 'Ascending', value: 'asc' },
-					{ name: 'Descending', value: 'desc' },
-				],
-				default: 'asc',
-				description: 'Ascending is A to Z for email and oldest first for dates',
-			},
-			simplifyOption,
-			{
-				displayName: 'Sort By',
-				name: 'sortKey',
-				type: 'options',
-				options: [
-					{ name: 'Created At', value: 'created_at' },
-					{ name: 'Email', value: 'email' },
-					{ name: 'Updated At', value: 'updated_at' },
-				],
-				default: 'created_at',
-				description:
-					'Created At reads any number of end users. Wootric pages through at most 1,500 end users sorted by Email or Updated At: more is an error then, so filter or use a limit.',
-			},
-		],
-	},
+	filtersCollection([
+		{
+			displayName: 'Email',
+			name: 'email',
+			type: 'string',
+			placeholder: 'name@email.com',
+			default: '',
+			description: 'Only the end user with this email address',
+		},
+		{
+			displayName: 'Opted Out of Surveys',
+			name: 'surveysDisabled',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to list only end users who opted out of surveys (on) or only those who did not (off). Without this filter Wootric lists only those who did not opt out.',
+		},
+	]),
+	optionsCollection([
+		{
+			displayName: 'Order',
+			name: 'order',
+			type: 'options',
+			options: [
+				{ name: 'Ascending', value: 'asc' },
+				{ name: 'Descending', value: 'desc' },
+			],
+			default: 'asc',
+			description: 'Ascending is A to Z for email and oldest first for dates',
+		},
+		simplifyOption,
+		{
+			displayName: 'Sort By',
+			name: 'sortKey',
+			type: 'options',
+			options: [
+				{ name: 'Created At', value: 'created_at' },
+				{ name: 'Email', value: 'email' },
+				{ name: 'Updated At', value: 'updated_at' },
+			],
+			default: 'created_at',
+			description:
+				'Created At reads any number of end users. Wootric pages through at most 1,500 end users sorted by Email or Updated At: more is an error then, so filter or use a limit.',
+		},
+	]),
 ];
 
 /** GET /v1/end_users, every page (or up to the limit). */
@@ -77,12 +61,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(this, itemIndex);
-	const created = readTimeRange(this, itemIndex, 'filters.created', 'Created');
-	const updated = readTimeRange(this, itemIndex, 'filters.updated', 'Updated');
+	const { created, updated } = readTimeFilters(this, itemIndex);
 	const query: ParamHash = {};
 	if (filters.email !== undefined && filters.email !== '') query.email = emailValue(this, itemIndex, 'Email', filters.email);
 	if (filters.surveysDisabled !== undefined) query.surveys_disabled = booleanValue(this, itemIndex, 'Opted Out of Surveys', filters.surveysDisabled);
 	query.updated = updated as ParamHash | undefined;
+	// Wootric's own default sort is by email, which cannot page past 1,500 end users.
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
 
@@ -91,11 +75,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		records.push(...page);
 	}
 	return records.map((record) => endUserOutput(this, itemIndex, record));
-}
-
-/** true/false, or their text from an expression. */
-function booleanValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): boolean {
-	if (value === true || value === 'true') return true;
-	if (value === false || value === 'false') return false;
-	throw invalid(context, itemIndex, field, 'must be true or false', value);
 }

@@ -1,33 +1,25 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserIdField, simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
 import { idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
+	customPropertiesFields,
 	endUserForm,
-	endUserIdField,
 	endUserOutput,
-	endUserPropertiesFields,
 	externalCreatedAtField,
 	lastSurveyedField,
 	optionalEmailField,
 	optionalExternalIdField,
-	optionsWithSimplify,
 } from './common';
 
 export const option = { name: 'Update', action: 'Update an end user', description: "Change an end user's email, external ID, dates or properties" };
 
 export const description: INodeProperties[] = [
-	endUserIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [optionalEmailField, externalCreatedAtField, optionalExternalIdField, lastSurveyedField],
-	},
-	...endUserPropertiesFields,
-	optionsWithSimplify,
+	endUserIdField(),
+	updateFieldsCollection([optionalEmailField, externalCreatedAtField, optionalExternalIdField, lastSurveyedField]),
+	...customPropertiesFields,
+	simplifyOptionsCollection,
 ];
 
 /** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */

@@ -1,19 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
+	customPropertiesFields,
 	emailField,
 	endUserForm,
 	endUserOutput,
-	endUserPropertiesFields,
 	externalCreatedAtField,
 	externalIdField,
 	externalIdValue,
 	lastSurveyedField,
 	optionalExternalIdField,
-	optionsWithSimplify,
 	pathSegment,
 } from './common';
 
@@ -40,20 +40,14 @@ export const description: INodeProperties[] = [
 		...emailField,
 		description: 'Email address of the end user. Matching by external ID, an existing end user gets this email too.',
 	},
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			externalCreatedAtField,
-			{ ...optionalExternalIdField, displayOptions: { show: { '/matchBy': ['email'] } } },
-			lastSurveyedField,
-		],
-	},
-	...endUserPropertiesFields,
-	optionsWithSimplify,
+	additionalFieldsCollection([
+		externalCreatedAtField,
+		// Matching by external ID, the External ID above is the one sent.
+		{ ...optionalExternalIdField, displayOptions: { show: { '/matchBy': ['email'] } } },
+		lastSurveyedField,
+	]),
+	...customPropertiesFields,
+	simplifyOptionsCollection,
 ];
 
 /**

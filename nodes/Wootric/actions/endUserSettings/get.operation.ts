@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserIdField, simplifyOptionsCollection } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
 import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
-import { endUserIdField, optionsWithSimplify, settingsOutput } from './common';
 
 export const option = { name: 'Get', action: 'Get end user settings', description: 'Read the survey settings of an end user' };
 
 export const description: INodeProperties[] = [
-	endUserIdField,
+	endUserIdField(),
 	{
 		displayName:
 			'Wootric answers with the email survey setting only. The other flags are in the settings of the end user record (End User → Get).',
@@ -15,7 +16,7 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	optionsWithSimplify,
+	simplifyOptionsCollection,
 ];
 
 /** GET /v1/end_users/<id>/settings. */
@@ -27,5 +28,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		subject: `end user ${endUserId}`,
 		itemIndex,
 	});
-	return settingsOutput(this, itemIndex, settings);
+	return simplifyIfChosen(this, itemIndex, settings ?? {});
 }

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { idParameter, invalid } from '../../helpers/validation';
+import { endUserIdField, simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
+import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { endUserIdField, optionsWithSimplify, settingsOutput } from './common';
 
 export const option = { name: 'Update', action: 'Update end user settings', description: 'Turn survey channels of an end user on or off' };
 
@@ -16,14 +17,9 @@ const FLAGS: Array<[name: string, label: string, flag: string]> = [
 ];
 
 export const description: INodeProperties[] = [
-	endUserIdField,
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Setting',
-		default: {},
-		options: [
+	endUserIdField(),
+	updateFieldsCollection(
+		[
 			{
 				displayName: 'Email Surveys',
 				name: 'emailSurveys',
@@ -60,8 +56,9 @@ export const description: INodeProperties[] = [
 				description: 'Whether the end user may get surveys on your website (web SDK)',
 			},
 		],
-	},
-	optionsWithSimplify,
+		'Add Setting',
+	),
+	simplifyOptionsCollection,
 ];
 
 /** PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error. */
@@ -70,11 +67,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	for (const [name, label, flag] of FLAGS) {
-		const value = fields[name];
-		if (value === undefined) continue;
-		if (value === true || value === 'true') form[flag] = true;
-		else if (value === false || value === 'false') form[flag] = false;
-		else throw invalid(this, itemIndex, label, 'must be true or false', value);
+		if (fields[name] !== undefined) form[flag] = booleanValue(this, itemIndex, label, fields[name]);
 	}
 	if (Object.keys(form).length === 0) throw invalid(this, itemIndex, 'Update Fields', 'must choose at least one setting to change', fields);
 	const settings = await wootricRequest<IDataObject>(this, {
@@ -84,5 +77,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		subject: `end user ${endUserId}`,
 		itemIndex,
 	});
-	return settingsOutput(this, itemIndex, settings);
+	return simplifyIfChosen(this, itemIndex, settings ?? {});
 }

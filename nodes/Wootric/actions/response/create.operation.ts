@@ -1,21 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { simplifyOption } from '../../helpers/fields';
-import { currentPropertiesFields, readEndUserProperties } from '../../helpers/surveyRecords';
+import { additionalFieldsCollection, endUserIdField, readEndUserProperties, simplifyOption } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
+import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
-import { wootricRequest, type ParamHash, simplifyRecord } from '../../transport';
+import { wootricRequest, type ParamHash } from '../../transport';
 
 export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'End User ID',
-		name: 'endUserId',
-		type: 'number',
-		default: 0,
-		required: true,
-		description: 'The end user who answered',
-	},
+	endUserIdField('The end user who answered'),
 	{
 		displayName: 'Score',
 		name: 'score',
@@ -44,24 +38,17 @@ export const description: INodeProperties[] = [
 		description: 'The page the survey was answered on',
 	},
 	...currentPropertiesFields('response'),
-	{
-		displayName: 'Additional Fields',
-		name: 'additionalFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '' },
-			{
-				displayName: 'Created At',
-				name: 'createdAt',
-				type: 'dateTime',
-				default: '',
-				description: 'When the response was given, if not now',
-			},
-			simplifyOption,
-		],
-	},
+	additionalFieldsCollection([
+		{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'What the end user wrote with the score' },
+		{
+			displayName: 'Created At',
+			name: 'createdAt',
+			type: 'dateTime',
+			default: '',
+			description: 'When the response was given, if not now',
+		},
+		simplifyOption,
+	]),
 ];
 
 /** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
@@ -85,5 +72,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		subject: `end user ${endUserId}`,
 		itemIndex,
 	});
-	return additional.simplify ? simplifyRecord(created) : created;
+	return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
 }

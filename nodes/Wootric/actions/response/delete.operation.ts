@@ -1,14 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserIdField, idField } from '../../helpers/fields';
 import { successRecord } from '../../helpers/output';
-import { idField } from '../../helpers/surveyRecords';
 import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 
 export const option = { name: 'Delete', action: 'Delete a response', description: 'Delete one response of an end user for good' };
 
 export const description: INodeProperties[] = [
-	idField('endUserId', 'End User ID', 'The end user who gave the response'),
+	endUserIdField('The end user who gave the response'),
 	idField('responseId', 'Response ID', 'The response to delete'),
 ];
 

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { returnAllFields } from '../../helpers/fields';
-import { collectRecords, listFiltersField, listOptionsField, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import { filtersCollection, returnAllFields } from '../../helpers/fields';
+import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../transport';
 
@@ -21,10 +22,10 @@ export const description: INodeProperties[] = [
 		],
 		default: 'all',
 		description:
-			"Only responses of one NPS category. For one end user this uses Wootric's category lists; for all end users the responses are filtered by score.",
+			"Only responses of one NPS category. For one end user this uses Wootric's category lists, which take no Updated or Include Excluded filter (those filters are then not applied); for all end users the responses are filtered by score.",
 	},
 	...returnAllFields,
-	listFiltersField([
+	filtersCollection([
 		{
 			displayName: 'Include Excluded From Calculations',
 			name: 'includeExcluded',
@@ -33,7 +34,7 @@ export const description: INodeProperties[] = [
 			description: 'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
 		},
 	]),
-	listOptionsField,
+	listOptionsCollection,
 ];
 
 const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: 'passive', detractors: 'detractor' };
@@ -50,11 +51,12 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		path = `/v1/end_users/${endUserId}/responses`;
 		if (categoryList) path += `/${category}`;
 	}
-	// The category lists take only created and sort_order.
-	if (!categoryList) {
-		query.updated = updated as ParamHash | undefined;
-		if (filters.includeExcluded) query.excluded_from_calculations = true;
+	// The category lists take only created and sort_order: the other filters would be ignored silently.
+	if (categoryList && (updated || filters.includeExcluded)) {
+		throw invalid(this, itemIndex, 'Filters', 'Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them', category);
 	}
+	query.updated = updated as ParamHash | undefined;
+	if (filters.includeExcluded) query.excluded_from_calculations = true;
 	// For all end users there is no category list: the responses are filtered by score here.
 	const keep =
 		endUserId === undefined && category !== 'all' ? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category] : undefined;

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { successRecord } from '../../helpers/output';
-import { historicalPropertiesFields, idField, readEndUserProperties } from '../../helpers/surveyRecords';
-import { idParameter, invalid } from '../../helpers/validation';
+import { idField, readEndUserProperties, updateFieldsCollection } from '../../helpers/fields';
+import { historicalPropertiesFields } from '../../helpers/surveyRecords';
+import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 
 export const option = {
@@ -13,30 +14,23 @@ export const option = {
 
 export const description: INodeProperties[] = [
 	idField('responseId', 'Response ID', 'The response to change'),
-	{
-		displayName: 'Update Fields',
-		name: 'updateFields',
-		type: 'collection',
-		placeholder: 'Add Field',
-		default: {},
-		options: [
-			{
-				displayName: 'Completed',
-				name: 'completed',
-				type: 'boolean',
-				default: true,
-				description: 'Whether the response is completed',
-			},
-			{
-				displayName: 'Excluded From Calculations',
-				name: 'excludedFromCalculations',
-				type: 'boolean',
-				default: true,
-				description:
-					'Whether to leave the response out of NPS calculations (invalidate it). Excluded responses are left out of Get Many unless its filter includes them.',
-			},
-		],
-	},
+	updateFieldsCollection([
+		{
+			displayName: 'Completed',
+			name: 'completed',
+			type: 'boolean',
+			default: true,
+			description: 'Whether the response is completed',
+		},
+		{
+			displayName: 'Excluded From Calculations',
+			name: 'excludedFromCalculations',
+			type: 'boolean',
+			default: true,
+			description:
+				'Whether to leave the response out of NPS calculations (invalidate it). Excluded responses are left out of Get Many unless its filter includes them.',
+		},
+	]),
 	...historicalPropertiesFields('response'),
 ];
 
@@ -45,9 +39,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const responseId = idParameter(this, itemIndex, 'responseId', 'Response ID');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
-	if (fields.completed !== undefined) form.completed = booleanField(this, itemIndex, 'Completed', fields.completed);
+	if (fields.completed !== undefined) form.completed = booleanValue(this, itemIndex, 'Completed', fields.completed);
 	if (fields.excludedFromCalculations !== undefined) {
-		form.excluded_from_calculations = booleanField(this, itemIndex, 'Excluded From Calculations', fields.excludedFromCalculations);
+		form.excluded_from_calculations = booleanValue(this, itemIndex, 'Excluded From Calculations', fields.excludedFromCalculations);
 	}
 	form.end_user = readEndUserProperties(this, itemIndex);
 	const updated = [...Object.keys(form).filter((key) => key !== 'end_user'), ...(form.end_user ? ['end_user.properties'] : [])];
@@ -56,11 +50,4 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	}
 	await wootricRequest(this, { method: 'PUT', path: `/v1/responses/${responseId}`, form, subject: `response ${responseId}`, itemIndex });
 	return successRecord({ id: responseId, updated });
-}
-
-/** true/false; "true"/"false" from an expression too. */
-function booleanField(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): boolean {
-	if (typeof value === 'boolean') return value;
-	if (value === 'true' || value === 'false') return value === 'true';
-	throw invalid(context, itemIndex, field, 'must be true or false', value);
 }
