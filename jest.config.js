@@ -5,5 +5,7 @@ module.exports = {
 	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s job.
 	transform: { '^.+\\.ts$': 'ts-jest' },
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
+	// Checks after each test file that no secret was shown or logged.
+	setupFilesAfterEnv: ['<rootDir>/test/support/secret-guard.ts'],
 	testTimeout: 20000,
 };

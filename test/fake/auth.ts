@@ -52,6 +52,7 @@ export function issueToken(store: FakeStore, request: FakeRequest): Reply {
 	const now = store.clock.now();
 	const accessToken = newToken();
 	store.accessGrants.set(accessToken, { accessToken, accountToken, expiresAt: now + store.tokenLifetimeSeconds });
+	store.issuedTokens.push(accessToken);
 	const body: Record<string, unknown> = {
 		access_token: accessToken,
 		token_type: 'Bearer',
@@ -62,6 +63,7 @@ export function issueToken(store: FakeStore, request: FakeRequest): Reply {
 	if (refreshFor !== undefined) {
 		const refreshToken = newToken();
 		store.refreshGrants.set(refreshToken, { refreshToken, email: refreshFor, accountToken });
+		store.issuedTokens.push(refreshToken);
 		body.refresh_token = refreshToken;
 	}
 	return { status: 200, body };

@@ -37,6 +37,9 @@ const ACCOUNT_TOKEN_PREFIX: Record<Region, string> = { us: 'NPS-', eu: 'NPS-EU-'
  * fault injection and rate limits for tests. Start several for several regions.
  */
 export class FakeWootric {
+	/** Every instance started in this test file, for the secret guard. */
+	static readonly started: FakeWootric[] = [];
+
 	readonly clock = new FakeClock();
 	readonly store: FakeStore;
 	readonly faults = new FaultInjector();
@@ -77,6 +80,7 @@ export class FakeWootric {
 	}
 
 	async listen(port = 0): Promise<this> {
+		FakeWootric.started.push(this);
 		await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
 		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		return this;

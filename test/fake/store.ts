@@ -140,6 +140,8 @@ export class FakeStore {
 	readonly clients: ApiClient[] = [];
 	readonly accessGrants = new Map<string, AccessGrant>();
 	readonly refreshGrants = new Map<string, RefreshGrant>();
+	/** Every access and refresh token ever issued, spent or not: what a run must never show. */
+	readonly issuedTokens: string[] = [];
 	private lastId = 1000;
 
 	constructor(

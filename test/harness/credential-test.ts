@@ -11,6 +11,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, Workflow, createRunExecutionData } from 'n8n-workflow';
 
+import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import { InMemoryCredentialsHelper, credentialNameFor } from './credentials-helper';
 import { loadPackage } from './package';
@@ -74,6 +75,7 @@ export async function testCredential(options: TestCredentialOptions): Promise<Cr
 	const credentialsHelper = options.credentialsHelper ?? new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
 	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
 	const result = await runCredentialTest(credentialsHelper, credentialType, credentialId, loadedPackage.credentialTypeRegistry.getByName(credentialType).test);
+	recordShown(result);
 	return { ...result, credentialsHelper, credentialId };
 }
 

@@ -12,3 +12,4 @@ export type { CredentialTestRun, TestCredentialOptions } from './credential-test
 export { clearOriginMap, mapOrigins } from './origin-map';
 export { runLoadOptions } from './load-options';
 export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';
+export { shownToUsers } from './shown';

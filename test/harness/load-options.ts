@@ -2,6 +2,7 @@ import { LoadOptionsContext } from 'n8n-core';
 import type { ILoadOptionsFunctions, INodeParameters, INodePropertyOptions } from 'n8n-workflow';
 import { UnexpectedError, Workflow } from 'n8n-workflow';
 
+import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
 import type { NodeUnderTestOptions } from './node-under-test';
@@ -55,5 +56,7 @@ export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<Lo
 	const additionalData = buildAdditionalData({ credentialsHelper });
 	additionalData.currentNodeParameters = currentParameters;
 	const context = new LoadOptionsContext(workflow, node, additionalData, `parameters.${options.parameterPath ?? options.method}`);
-	return { options: await method.call(context), credentialsHelper, credentialId };
+	const dropdown = await method.call(context);
+	recordShown(dropdown);
+	return { options: dropdown, credentialsHelper, credentialId };
 }

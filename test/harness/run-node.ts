@@ -2,6 +2,7 @@ import { ExecutionLifecycleHooks, WorkflowExecute, prepareBinaryData } from 'n8n
 import type { ExecutionError, IBinaryKeyData, IDataObject, INode, INodeExecutionData, IRunData } from 'n8n-workflow';
 import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
 
+import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
 import { createHarnessWorkflow, nextExecutionId } from './harness-workflow';
@@ -77,7 +78,7 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	const { runData } = run.data.resultData;
 	const task = runData[node.name]?.[0];
 	const outputs = (task?.data?.[NodeConnectionTypes.Main] ?? []).map((items) => items ?? []);
-	return {
+	const result = {
 		items: outputs[0] ?? [],
 		outputs,
 		error: task?.error ?? run.data.resultData.error,
@@ -85,6 +86,8 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		credentialId,
 		runData,
 	};
+	recordShown({ outputs, error: result.error });
+	return result;
 }
 
 async function toExecutionItems(items: InputItem[], workflowId: string, executionId: string): Promise<INodeExecutionData[]> {

@@ -3,6 +3,7 @@ import { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExec
 import type { IDataObject, INode, INodeExecutionData, IWorkflowBase, Workflow } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
+import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
 import { createHarnessWorkflow, nextExecutionId } from './harness-workflow';
@@ -55,6 +56,7 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 	if (options.mode === 'trigger' && staticDataChanged) {
 		replaceContents(options.staticData, jsonCopy(workflow.getStaticData('node', node)));
 	}
+	recordShown({ result: outcome.result, error: outcome.error });
 	return { ...outcome, staticDataChanged, credentialsHelper, credentialId };
 }
 
