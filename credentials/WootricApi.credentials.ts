@@ -1,5 +1,5 @@
 import type {
-	IAuthenticateGeneric,
+	IAuthenticate,
 	ICredentialDataDecryptedObject,
 	ICredentialTestRequest,
 	ICredentialType,
@@ -237,12 +237,14 @@ export class WootricApi implements ICredentialType {
 		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '' };
 	}
 
-	authenticate: IAuthenticateGeneric = {
-		type: 'generic',
-		properties: {
-			headers: { Authorization: '=Bearer {{$credentials.accessToken}}' },
-		},
-	};
+	/**
+	 * `Authorization: Bearer <token>` on every request. A function rather than a generic `={{…}}` definition,
+	 * which n8n would evaluate as an expression on every request.
+	 */
+	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
+		...requestOptions,
+		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` },
+	});
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -1,5 +1,6 @@
 import type { ParamObject } from './brackets';
 import { FakeClock } from './clock';
+import { RecordTable } from './listing';
 
 export type Region = 'us' | 'eu' | 'au';
 export type Properties = Record<string, string>;
@@ -90,8 +91,8 @@ export interface EmailSurveyRecord {
 
 export class Account {
 	readonly endUsers = new Map<number, EndUser>();
-	readonly responses = new Map<number, SurveyResponse>();
-	readonly declines = new Map<number, Decline>();
+	readonly responses = new RecordTable<SurveyResponse>();
+	readonly declines = new RecordTable<Decline>();
 	readonly segments: Segment[] = [];
 	readonly surveyTemplates: SurveyTemplate[] = [];
 	defaultSurveyTemplateId: number | null = null;

@@ -1,6 +1,7 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { checkInput } from '../transport';
 import { resources } from './index';
 
 /**
@@ -27,8 +28,26 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
+	// Every item's input is checked before anything is sent: a bad item stops the run (or, with Continue
+	// On Fail, gets its error) while nothing has gone out for the others yet.
+	const inputErrors = new Map<number, NodeApiError | NodeOperationError>();
+	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		try {
+			await checkInput(this, async () => await operation.execute.call(this, itemIndex));
+		} catch (error) {
+			const nodeError = withItemIndex(this, error, itemIndex);
+			if (!this.continueOnFail()) throw nodeError;
+			inputErrors.set(itemIndex, nodeError);
+		}
+	}
+
 	const output: INodeExecutionData[] = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
+		const inputError = inputErrors.get(itemIndex);
+		if (inputError) {
+			output.push({ json: errorJson(inputError), pairedItem: { item: itemIndex } });
+			continue;
+		}
 		try {
 			const records = await operation.execute.call(this, itemIndex);
 			output.push(...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } }));

@@ -4,3 +4,4 @@ export { encodeParams, flattenParams, type ParamHash, type ParamValue } from './
 export { normalizeDatetimes, parseWootricDatetime, wootricSeconds } from './datetime';
 export { parseSerializedProperties } from './properties';
 export { npsCategory, simplifyRecord, type NpsCategory } from './records';
+export { checkInput, ReachedFirstRequest } from './input-check';

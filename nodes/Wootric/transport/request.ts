@@ -11,6 +11,7 @@ import { sleep } from 'n8n-workflow';
 import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
+import { isChecking, ReachedFirstRequest } from './input-check';
 import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf } from './rate-limits';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -41,11 +42,12 @@ const MAX_RATE_LIMITED_ATTEMPTS = 6;
  * Resolves to the parsed JSON body, or undefined for an empty one (202, 204).
  */
 export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest): Promise<T> {
-	const credentials = await context.getCredentials('wootricApi');
+	if (isChecking(context)) throw new ReachedFirstRequest(context.getNode());
+	const baseUrl = await baseUrlOf(context);
 	const query = request.query ? encodeParams(request.query) : '';
 	const options: IHttpRequestOptions = {
 		method: request.method,
-		url: `${wootricBaseUrl(credentials)}${request.path}${query ? `?${query}` : ''}`,
+		url: `${baseUrl}${request.path}${query ? `?${query}` : ''}`,
 		returnFullResponse: true,
 		json: false,
 		encoding: 'text',
@@ -111,6 +113,18 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 			failure,
 		);
 	}
+}
+
+const baseUrls = new WeakMap<object, Promise<string>>();
+
+/** The credential's host, read once per execution context rather than once per request. */
+function baseUrlOf(context: WootricContext): Promise<string> {
+	let baseUrl = baseUrls.get(context);
+	if (!baseUrl) {
+		baseUrl = context.getCredentials('wootricApi').then(wootricBaseUrl);
+		baseUrls.set(context, baseUrl);
+	}
+	return baseUrl;
 }
 
 const MALFORMED = Symbol('malformed');

@@ -289,6 +289,18 @@ describe('the same list rules on GET /v1/responses', () => {
 		expect(await api().get('/v1/responses', 'created[since]=1')).toMatchObject({ status: 400, body: invalidParameter('created[since]') });
 	});
 
+	it('reads a created window in either order, skipping what other filters drop, and sees records stored or removed between requests', async () => {
+		const ids = [T + 2, T, T + 1, T, T + 3].map((second) => respond(second));
+		expect(idsOf(await api().get('/v1/responses', `created[gt]=${T}&created[lte]=${T + 2}&sort_order=asc`))).toEqual([ids[2], ids[0]]);
+		expect(idsOf(await api().get('/v1/responses', `created[gte]=${T}&created[lt]=${T + 2}&sort_order=desc`))).toEqual([ids[2], ids[3], ids[1]]);
+		expect(idsOf(await api().get('/v1/responses', `created[eq]=${T}&sort_order=asc&per_page=1&page=2`))).toEqual([ids[3]]);
+		fake().account.responses.get(ids[1])!.excludedFromCalculations = true;
+		expect(idsOf(await api().get('/v1/responses', `created[eq]=${T}&sort_order=asc&per_page=1&page=1`))).toEqual([ids[3]]);
+		const late = respond(T + 1);
+		fake().account.responses.delete(ids[4]);
+		expect(idsOf(await api().get('/v1/responses', `created[gte]=${T + 1}&sort_order=asc`))).toEqual([ids[2], late, ids[0]]);
+	});
+
 	it('pages through equal created_at seconds newest id first, without repeats or gaps', async () => {
 		const ids = Array.from({ length: 5 }, () => respond(T));
 		storeInOrder(fake().account.responses, [2, 4, 0, 3, 1].map((index) => fake().account.responses.get(ids[index])!));

@@ -21,8 +21,8 @@ export function declineView(account: Account, decline: Decline) {
 }
 
 function listDeclines(call: ApiCall, endUserId?: number) {
-	const declines = [...call.account.declines.values()].filter((decline) => endUserId === undefined || decline.endUserId === endUserId);
-	return ok(listPage(declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES).map((decline) => declineView(call.account, decline)));
+	const listed = (decline: Decline) => endUserId === undefined || decline.endUserId === endUserId;
+	return ok(listPage(call.account.declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES, listed).map((decline) => declineView(call.account, decline)));
 }
 
 function get(call: ApiCall) {

@@ -4,8 +4,8 @@ import type { ParamObject } from '../brackets';
 import { ApiError, invalidValue, missingValue } from '../errors';
 import { ok, route, type ApiCall, type Route } from '../http';
 import { paramsOf, type Params } from '../params';
-import type { Account, FakeStore } from '../store';
-import { createEndUser, findEndUser } from './end-users';
+import type { Account, EndUser, FakeStore } from '../store';
+import { createEndUser, findEndUser, liveEndUsers } from './end-users';
 
 export const MAX_SURVEY_EMAILS = 100;
 export const MAX_CSV_ROWS = 5000;
@@ -65,10 +65,18 @@ function checkExternalIds(account: Account, store: FakeStore, emails: string[], 
 	});
 }
 
-/** End users are created automatically for addresses the account does not know yet. */
-function surveyEndUser(account: Account, store: FakeStore, email: string, properties: Record<string, string>, externalId?: string) {
+/** The account's end users by email, gathered once per request: a CSV can hold 5,000 addresses. */
+function endUsersByEmail(account: Account, store: FakeStore): Map<string, EndUser> {
+	const byEmail = new Map<string, EndUser>();
+	for (const user of liveEndUsers(account, store)) if (!byEmail.has(user.email)) byEmail.set(user.email, user);
+	return byEmail;
+}
+
+/** End users are created automatically for addresses the account does not know yet (and added to `known`). */
+function surveyEndUser(account: Account, store: FakeStore, known: Map<string, EndUser>, email: string, properties: Record<string, string>, externalId?: string) {
 	const now = store.clock.now();
-	const user = findEndUser(account, store, (candidate) => candidate.email === email) ?? createEndUser(account, store, email);
+	let user = known.get(email);
+	if (!user) known.set(email, (user = createEndUser(account, store, email)));
 	user.properties = { ...user.properties, ...properties };
 	if (externalId !== undefined) user.externalId = externalId;
 	user.lastSurveyed = now;
@@ -103,7 +111,8 @@ function sendEmailSurvey(call: ApiCall) {
 	if (replyTo !== undefined && !EMAIL_SHAPE.test(replyTo)) throw invalidValue('reply_to_email');
 	const properties = params.nested('end_user')?.stringHash('properties') ?? {};
 
-	emails.forEach((email, index) => surveyEndUser(call.account, call.store, email, properties, externalIds?.[index]));
+	const known = endUsersByEmail(call.account, call.store);
+	emails.forEach((email, index) => surveyEndUser(call.account, call.store, known, email, properties, externalIds?.[index]));
 	call.account.emailSurveys.push({ endpoint: 'email_survey', receivedAt: call.store.clock.now(), emails, params: surveyParams(params) });
 	return ok({ status: 'scheduled', emails_count: emails.length });
 }
@@ -166,11 +175,12 @@ function sendEmailSurveyCsv(call: ApiCall) {
 	const params = paramsOf(call.request.params);
 	checkCommonParams(params, call.account);
 	const rows = readCsv(csvText(call, params), params, call.account);
+	const known = endUsersByEmail(call.account, call.store);
 	for (const row of rows) {
 		const properties = Object.fromEntries(
 			Object.entries(row).filter(([column]) => column !== 'email' && column !== LANGUAGE_COLUMN && !CONTEXT_COLUMN.test(column)),
 		);
-		surveyEndUser(call.account, call.store, row.email, properties);
+		surveyEndUser(call.account, call.store, known, row.email, properties);
 	}
 	call.account.emailSurveys.push({
 		endpoint: 'email_survey_csv',

@@ -58,14 +58,12 @@ const CATEGORY_LIST_RULES: ListRules<SurveyResponse> = {
 function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory) {
 	const params = paramsOf(call.request.params);
 	const includeExcluded = category ? false : (params.boolean('excluded_from_calculations') ?? false);
-	const responses = [...call.account.responses.values()].filter(
-		(response) =>
-			(endUserId === undefined || response.endUserId === endUserId) &&
-			(includeExcluded || !response.excludedFromCalculations) &&
-			(category === undefined || npsCategory(response.score) === category),
-	);
+	const listed = (response: SurveyResponse) =>
+		(endUserId === undefined || response.endUserId === endUserId) &&
+		(includeExcluded || !response.excludedFromCalculations) &&
+		(category === undefined || npsCategory(response.score) === category);
 	const rules = category ? CATEGORY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
-	return ok(listPage(responses, params, rules).map((response) => responseView(call.account, response)));
+	return ok(listPage(call.account.responses, params, rules, listed).map((response) => responseView(call.account, response)));
 }
 
 const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>

@@ -1,0 +1,86 @@
+import { FormData, request } from 'undici';
+
+import type { FakeWootric } from '../fake';
+
+/** One record of a list answer, as far as paging needs it. */
+interface Listed {
+	id: number;
+	created_at: string;
+}
+
+/**
+ * The floor: the fewest plain HTTP requests (undici, keep-alive) that do a benchmark's work against the
+ * same fake, with no n8n, no validation and no error handling beyond what the work itself needs. It
+ * signs in once, directly at /oauth/token.
+ */
+export class Floor {
+	private constructor(
+		private readonly baseUrl: string,
+		private readonly accessToken: string,
+	) {}
+
+	static async signIn(fake: FakeWootric): Promise<Floor> {
+		const { email, password } = fake.credentials;
+		const reply = await request(`${fake.baseUrl}/oauth/token`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/x-www-form-urlencoded' },
+			body: new URLSearchParams({ grant_type: 'password', username: email, password }).toString(),
+		});
+		const { access_token } = (await reply.body.json()) as { access_token: string };
+		return new Floor(fake.baseUrl, access_token);
+	}
+
+	async get<T>(pathAndQuery: string): Promise<T> {
+		return await this.send<T>('GET', pathAndQuery);
+	}
+
+	async postForm(path: string, form: string): Promise<unknown> {
+		return await this.send('POST', path, form, { 'content-type': 'application/x-www-form-urlencoded' });
+	}
+
+	async postCsv(path: string, csv: string, fileName: string, fields: Record<string, string> = {}): Promise<unknown> {
+		const form = new FormData();
+		for (const [name, value] of Object.entries(fields)) form.append(name, value);
+		form.append('csv', new Blob([csv], { type: 'text/csv' }), fileName);
+		return await this.send('POST', path, form);
+	}
+
+	/**
+	 * Every record of a list sorted by created_at, oldest first, from `since` on, each once: pages 1 to 30 of
+	 * 50, then the window moves to `created[gte]` = the last second read, skipping ids already read. The API
+	 * offers no other way past 1,500 records, so the floor pages exactly as the node does.
+	 */
+	async listAll(path: string, since?: number): Promise<Listed[]> {
+		const records: Listed[] = [];
+		const seen = new Set<number>();
+		let edge = since;
+		for (;;) {
+			let lastSecond = edge;
+			for (let page = 1; page <= 30; page++) {
+				const window = edge === undefined ? '' : `created[gte]=${edge}&`;
+				const list = await this.get<Listed[]>(`${path}?${window}sort_key=created_at&sort_order=asc&page=${page}&per_page=50`);
+				for (const record of list) {
+					lastSecond = secondsOf(record.created_at);
+					if (seen.has(record.id)) continue;
+					seen.add(record.id);
+					records.push(record);
+				}
+				if (list.length < 50) return records;
+			}
+			edge = lastSecond;
+		}
+	}
+
+	private async send<T>(method: 'GET' | 'POST', pathAndQuery: string, body?: string | FormData, headers: Record<string, string> = {}): Promise<T> {
+		const reply = await request(`${this.baseUrl}${pathAndQuery}`, { method, body, headers: { ...headers, authorization: `Bearer ${this.accessToken}` } });
+		const text = await reply.body.text();
+		if (reply.statusCode >= 300) throw new Error(`Floor: ${method} ${pathAndQuery} answered ${reply.statusCode}: ${text}`);
+		return (text ? JSON.parse(text) : undefined) as T;
+	}
+}
+
+/** "2024-03-10 12:00:00 -0800" (the service's list form) → UNIX seconds. */
+function secondsOf(createdAt: string): number {
+	const [, date, time, sign, hours, minutes] = /^(\S+) (\S+) ([+-])(\d\d)(\d\d)$/.exec(createdAt) ?? [];
+	return Date.parse(`${date}T${time}${sign}${hours}:${minutes}`) / 1000;
+}
