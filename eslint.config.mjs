@@ -8,7 +8,8 @@ import tsParser from '@typescript-eslint/parser';
 const community = communityNodes.configs.recommendedWithoutN8nCloudSupport;
 
 export default [
-	{ ignores: ['dist/**', 'build-test/**', 'node_modules/**', 'test/**', 'coverage/**', '*.js', '*.mjs'] },
+	// scripts/ holds the e2e harness and `npm run dev`: development tooling, not part of the package.
+	{ ignores: ['dist/**', 'build-test/**', 'node_modules/**', 'test/**', 'scripts/**', 'coverage/**', '*.js', '*.mjs'] },
 	{
 		files: ['**/*.ts'],
 		languageOptions: { parser: tsParser, parserOptions: { ecmaVersion: 'latest', sourceType: 'module' } },

@@ -1,0 +1,56 @@
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+/** The credential the example workflows reference by id and name; the import creates it. */
+export const SANDBOX_CREDENTIAL = { id: 'wootricSandbox01', name: 'Wootric sandbox', type: 'wootricApi' } as const;
+
+/** Where the examples post tickets: the demo's ticket server on its default port. */
+export const EXAMPLE_TICKET_URL = 'http://127.0.0.1:4020/tickets';
+
+/** A workflow as n8n exports it (only what the harness reads or changes). */
+export interface WorkflowFile {
+	id: string;
+	name: string;
+	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	[key: string]: unknown;
+}
+
+export interface SandboxLogin {
+	email: string;
+	password: string;
+}
+
+/** The credential's data: the password grant against the sandbox (Region "Custom Base URL"). */
+export function sandboxCredentialData(baseUrl: string, login: SandboxLogin): Record<string, unknown> {
+	return { grantType: 'password', email: login.email, password: login.password, region: 'custom', baseUrl };
+}
+
+/** Writes the file `n8n import:credentials` reads: plain `data`, which the import encrypts. */
+export function writeSandboxCredential(file: string, baseUrl: string, login: SandboxLogin): void {
+	const credential = { ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(baseUrl, login) };
+	writeFileSync(file, `${JSON.stringify([credential], null, 2)}\n`);
+}
+
+export function readWorkflows(folder: string): WorkflowFile[] {
+	return readdirSync(folder)
+		.filter((file) => file.endsWith('.json'))
+		.sort()
+		.map((file) => JSON.parse(readFileSync(join(folder, file), 'utf8')) as WorkflowFile);
+}
+
+/**
+ * Copies workflows into `target` for `n8n import:workflow --separate`, pointing them at this run's ticket
+ * endpoint; `adapt` may change a workflow further (the tests shorten a poll interval).
+ */
+export function writeWorkflowsForImport(
+	workflows: WorkflowFile[],
+	target: string,
+	options: { ticketUrl: string; adapt?: (workflow: WorkflowFile) => WorkflowFile },
+): void {
+	mkdirSync(target, { recursive: true });
+	for (const workflow of workflows) {
+		const pointed = JSON.parse(JSON.stringify(workflow).split(EXAMPLE_TICKET_URL).join(options.ticketUrl)) as WorkflowFile;
+		const adapted = options.adapt ? options.adapt(pointed) : pointed;
+		writeFileSync(join(target, `${workflow.id}.json`), `${JSON.stringify(adapted, null, 2)}\n`);
+	}
+}
