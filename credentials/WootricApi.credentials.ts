@@ -1,3 +1,5 @@
+import { createHash } from 'node:crypto';
+
 import type {
 	IAuthenticate,
 	ICredentialDataDecryptedObject,
@@ -21,6 +23,14 @@ export function wootricBaseUrl(credentials: ICredentialDataDecryptedObject): str
 	if (region !== 'auto') return REGION_HOSTS[region] ?? REGION_HOSTS.us;
 	const prefix = /^NPS-(EU|AU)-?/i.exec(String(credentials.accountToken ?? '').trim());
 	return prefix ? REGION_HOSTS[prefix[1].toLowerCase()] : REGION_HOSTS.us;
+}
+
+/** Which sign-in tokens belong to: a hash of everything that chooses the account, secrets included. */
+function signInFingerprint(credentials: ICredentialDataDecryptedObject): string {
+	const signIn = [credentials.grantType, credentials.email, credentials.password, credentials.clientId, credentials.clientSecret, credentials.accountToken];
+	return createHash('sha256')
+		.update(JSON.stringify([...signIn.map((value) => String(value ?? '')), wootricBaseUrl(credentials)]))
+		.digest('hex');
 }
 
 interface TokenResponse {
@@ -194,11 +204,18 @@ export class WootricApi implements ICredentialType {
 			typeOptions: { password: true },
 			default: '',
 		},
+		{
+			displayName: 'Issued For Sign-In',
+			name: 'issuedForSignIn',
+			type: 'hidden',
+			default: '',
+		},
 	];
 
 	/**
 	 * n8n calls this when the access token is empty or a request answered 401, and saves what it returns.
-	 * A stored refresh token is tried first; the newest refresh token is kept (they rotate).
+	 * A stored refresh token is tried first, if it was issued for the sign-in the credential holds now; the
+	 * newest refresh token is kept (they rotate).
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
@@ -218,8 +235,9 @@ export class WootricApi implements ICredentialType {
 			}
 		};
 
+		const signIn = signInFingerprint(credentials);
 		let token: TokenResponse | undefined;
-		if (credentials.refreshToken) {
+		if (credentials.refreshToken && credentials.issuedForSignIn === signIn) {
 			try {
 				token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
 			} catch {
@@ -234,17 +252,19 @@ export class WootricApi implements ICredentialType {
 						{ grant_type: 'password', username: credentials.email, password: credentials.password },
 						credentials.accountToken ? { account_token: credentials.accountToken } : {},
 					);
-		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '' };
+		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '', issuedForSignIn: signIn };
 	}
 
 	/**
 	 * `Authorization: Bearer <token>` on every request. A function rather than a generic `={{…}}` definition,
-	 * which n8n would evaluate as an expression on every request.
+	 * which n8n would evaluate as an expression on every request. Tokens of another sign-in (the user changed
+	 * the email, password, client, account token or region since) are not sent: the service answers 401, and
+	 * n8n then signs in afresh, also for the Test button, which otherwise reuses a stored token.
 	 */
-	authenticate: IAuthenticate = async (credentials, requestOptions) => ({
-		...requestOptions,
-		headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` },
-	});
+	authenticate: IAuthenticate = async (credentials, requestOptions) => {
+		if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return requestOptions;
+		return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` } };
+	};
 
 	test: ICredentialTestRequest = {
 		request: {

@@ -399,13 +399,12 @@ async function oneMorePoll(): Promise<void> {
 }
 
 /**
- * Bugs this suite found in the package, kept as it.failing: each passes while the bug is there, and starts
- * failing once it is fixed (then make it a plain step). Both come from WootricApi.preAuthentication trying
- * a stored refresh token before the configured grant, without checking whom the token was issued for,
- * and from n8n keeping the hidden token fields when the credential form is tested or saved.
+ * What this suite first found wrong in the package: n8n keeps the hidden token fields when a credential is
+ * tested or saved, so tokens of the old sign-in used to live on. The credential now records which sign-in
+ * its tokens belong to, and a changed form signs in afresh.
  */
-describe('known bugs of the credential (it.failing until fixed)', () => {
-	it.failing('KNOWN BUG: the Test button fails for a wrong password once the credential holds a token', async () => {
+describe('a credential changed in the editor', () => {
+	it('the Test button fails for a wrong password though the credential holds a token', async () => {
 		await demo.n8n.execute('e2eAccount'); // a run stores the credential's tokens
 		const credential = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
 		credential.data.password = 'not-the-password';
@@ -413,7 +412,7 @@ describe('known bugs of the credential (it.failing until fixed)', () => {
 		expect(await demo.rest.testCredential(credential)).toMatchObject({ status: 'Error' });
 	});
 
-	it.failing('KNOWN BUG: changed to another login in the editor, the credential reads that login\'s account', async () => {
+	it('changed to another login, the credential reads that login\'s account', async () => {
 		const other = fake.store.addAccount({ token: 'NPS-0b0b0b0b' });
 		other.segments.push({ name: 'segment-of-the-other-account', dataType: 'string', createdAt: 0 });
 		fake.store.logins.push({ email: 'other@us.example.com', password: 'the other password', accountTokens: [other.token] });
@@ -425,8 +424,7 @@ describe('known bugs of the credential (it.failing until fixed)', () => {
 		try {
 			// What a user does in the credential form: another email and password, Save.
 			await demo.rest.updateCredential({ ...shown, data: { ...shown.data, email: 'other@us.example.com', password: 'the other password' } });
-			// Even once the old access token has expired, the stored refresh token signs into the old account.
-			fake.store.expireAccessTokens();
+			// The stored tokens are the old login's: the next run signs in as the new one, without waiting for them to expire.
 			const segments = outputOf(await demo.n8n.execute('e2eAccount'), 'Segments').map((segment) => segment.name);
 			expect(segments).toEqual(['segment-of-the-other-account']);
 		} finally {

@@ -136,7 +136,7 @@ describe('runNode', () => {
 		expect(segmentRequests.map(({ headers }) => headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1']);
 		expect(run.credentialsHelper.preAuthenticationRuns).toBe(1);
 		expect(run.credentialsHelper.updates).toEqual([
-			{ id: run.credentialId, type: 'wootricApi', data: { ...wootricCredentials(), accessToken: 'token-1', refreshToken: 'refresh-1' } },
+			{ id: run.credentialId, type: 'wootricApi', data: { ...wootricCredentials(), accessToken: 'token-1', refreshToken: 'refresh-1', issuedForSignIn: expect.any(String) } },
 		]);
 	});
 

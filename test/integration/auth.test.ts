@@ -1,5 +1,5 @@
 import { startFakeWootric, type FakeWootric } from '../fake';
-import { runNode } from '../harness';
+import { runNode, testCredential } from '../harness';
 import { clientCredentialsFor, credentialsFor, seedResponses } from '../support/wootric';
 
 const listSegments = { resource: 'segment', operation: 'getAll' };
@@ -78,13 +78,39 @@ describe('Wootric API credential', () => {
 	});
 
 	it('falls back to the configured grant when the stored refresh token was revoked', async () => {
-		const run = await runNode({ nodeType: 'wootric', parameters: listSegments, credentials: credentialsFor(fake, { refreshToken: 'revoked' }) });
+		const first = await runNode({ nodeType: 'wootric', parameters: listSegments, credentials: credentialsFor(fake) });
+		fake.store.refreshGrants.clear();
+		fake.store.expireAccessTokens();
+
+		const run = await runNode({ nodeType: 'wootric', parameters: listSegments, credentialsHelper: first.credentialsHelper, credentialId: first.credentialId });
 
 		expect(run.error).toBeUndefined();
 		expect(tokenRequests().map((request) => [request.body.grant_type, request.status])).toEqual([
+			['password', 200],
 			['refresh_token', 400],
 			['password', 200],
 		]);
+	});
+
+	it.each([
+		['another login', (_fake: FakeWootric) => ({ email: 'second@example.com', password: 'second password' })],
+		['another account token', (fake: FakeWootric) => ({ accountToken: fake.store.logins[0].accountTokens[1] })],
+	])('signs in afresh, and reads the new account, when the credential is changed to %s', async (_, change) => {
+		const other = fake.store.addAccount({ token: 'NPS-99887766' });
+		other.segments.push({ name: 'second-account', dataType: 'string', createdAt: fake.clock.now() });
+		fake.store.logins[0].accountTokens.push(other.token);
+		fake.store.logins.push({ email: 'second@example.com', password: 'second password', accountTokens: [other.token] });
+		const first = await runNode({ nodeType: 'wootric', parameters: listSegments, credentials: credentialsFor(fake) });
+		const stored = await first.credentialsHelper.getCredentialData(first.credentialId!);
+		// As n8n does on Save: the edited fields change, the stored tokens stay.
+		const edited = first.credentialsHelper.addCredential('wootricApi', { ...stored, ...change(fake) });
+
+		const run = await runNode({ nodeType: 'wootric', parameters: listSegments, credentialsHelper: first.credentialsHelper, credentialId: edited });
+
+		expect(run.error).toBeUndefined();
+		expect(run.items.map(({ json }) => json.name)).toEqual(['second-account']);
+		expect(fake.requestsTo('/v1/segments').map((request) => request.status)).toEqual([200, 401, 200]);
+		expect(tokenRequests().map((request) => request.body.grant_type)).toEqual(['password', 'password']);
 	});
 
 	it('renews a token that expires mid-run once, and the run completes', async () => {
@@ -108,6 +134,21 @@ describe('Wootric API credential', () => {
 		]);
 		expect(tokenRequests().map((request) => request.body.grant_type)).toEqual(['password', 'refresh_token']);
 		expect(run.credentialsHelper.preAuthenticationRuns).toBe(2);
+	});
+
+	it('makes the Test button sign in again when the password was changed, though a token is stored', async () => {
+		const first = await runNode({ nodeType: 'wootric', parameters: listSegments, credentials: credentialsFor(fake) });
+		const stored = await first.credentialsHelper.getCredentialData(first.credentialId!);
+
+		const unchanged = await testCredential({ credentials: stored });
+		const changed = await testCredential({ credentials: { ...stored, password: 'a typo' } });
+
+		expect(unchanged.status).toBe('OK');
+		expect(changed).toMatchObject({ status: 'Error', message: expect.stringContaining('refused the sign-in') });
+		expect(tokenRequests().map((request) => [request.body.grant_type, request.status])).toEqual([
+			['password', 200],
+			['password', 400],
+		]);
 	});
 
 	it.each([
