@@ -155,17 +155,23 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	const now = Math.floor(Date.now() / 1000);
 	const cursors: Partial<Record<EventName, EventCursor>> = {};
 	let found: Found[] = [];
-	for (const event of settings.events) {
-		const stored = state[event];
-		if (!isEventCursor(stored) && settings.startFrom === undefined) {
-			// First poll: start from now rather than flood the workflow with history.
-			cursors[event] = startCursor(now);
-			continue;
-		}
-		const result = await readNewRecords(context, event, isEventCursor(stored) ? stored : startCursor(settings.startFrom!), settings, deadline);
-		cursors[event] = result.cursor;
-		found.push(...result.found);
-	}
+	// The events are read at the same time (each list its own endpoint and rate limit); every read is let
+	// finish before a failure fails the poll, so no request outlives it.
+	const reads = await Promise.allSettled(
+		settings.events.map(async (event) => {
+			const stored = state[event];
+			if (!isEventCursor(stored) && settings.startFrom === undefined) {
+				// First poll: start from now rather than flood the workflow with history.
+				cursors[event] = startCursor(now);
+				return;
+			}
+			const result = await readNewRecords(context, event, isEventCursor(stored) ? stored : startCursor(settings.startFrom!), settings, deadline);
+			cursors[event] = result.cursor;
+			found.push(...result.found);
+		}),
+	);
+	const failed = reads.find((read) => read.status === 'rejected');
+	if (failed) throw failed.reason;
 	found.sort((a, b) => a.second - b.second || a.event.localeCompare(b.event) || Number(a.record.id) - Number(b.record.id));
 	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
 

@@ -48,6 +48,11 @@ export class FakeWootric {
 	readonly requests: FakeRequest[] = [];
 	/** Called as each request arrives, before it is handled: lets a test change the world mid-run. */
 	readonly arrivalHooks: Array<(request: FakeRequest) => void> = [];
+	/** How long each answer takes, as over a real network (0: at once). */
+	latencyMs = 0;
+	/** The most requests this fake was handling at one time. */
+	mostAtOnce = 0;
+	private handling = 0;
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
 	private readonly router = new Router(allRoutes);
@@ -104,7 +109,17 @@ export class FakeWootric {
 	private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
 		const { request, bodyError } = await readRequest(incoming);
 		this.requests.push(request);
-		for (const hook of this.arrivalHooks) hook(request);
+		this.mostAtOnce = Math.max(this.mostAtOnce, ++this.handling);
+		try {
+			for (const hook of this.arrivalHooks) hook(request);
+			if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
+			await this.answer(request, bodyError, outgoing);
+		} finally {
+			this.handling--;
+		}
+	}
+
+	private async answer(request: FakeRequest, bodyError: ApiError | undefined, outgoing: ServerResponse): Promise<void> {
 		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};

@@ -83,4 +83,55 @@ describe('paging through lists', () => {
 		expect(ofEveryone.items.map(({ json }) => [json.id, json.nps_category])).toEqual(detractorIds.slice(0, 5).map((id) => [id, 'detractor']));
 		expect(ofEveryone.items[0].json.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
 	});
+
+	describe('two pages on their way at once', () => {
+		const pagesAsked = () => fake.requestsTo('/v1/responses').map((request) => Number(request.query.page));
+
+		it('asks for page 1 alone, then for the next page while reading one: one request ahead of the end', async () => {
+			const { responses } = seedResponses(fake, 500);
+			fake.latencyMs = 20;
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			expect(pagesAsked().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+			expect(pagesAsked()[0]).toBe(1);
+			expect(fake.mostAtOnce).toBe(2);
+		});
+
+		it('sends one request for a list shorter than a page', async () => {
+			seedResponses(fake, 49);
+			fake.latencyMs = 20;
+
+			const run = await getResponses({ returnAll: true });
+
+			expect(run.items).toHaveLength(49);
+			expect(pagesAsked()).toEqual([1]);
+			expect(fake.mostAtOnce).toBe(1);
+		});
+
+		it('asks for a failed page ahead again the usual way, with retries', async () => {
+			const { responses } = seedResponses(fake, 300);
+			fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '4', times: 2, fault: { kind: 'status', status: 503 } });
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.error).toBeUndefined();
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			const page4 = fake.requestsTo('/v1/responses').filter((request) => request.query.page === '4');
+			expect(page4.map((request) => request.status)).toEqual([503, 503, 200]);
+		});
+
+		it('asks for one page at a time when the rate limit has fewer than two requests left, and earns no 429', async () => {
+			const { responses } = seedResponses(fake, 120);
+			fake.rateLimits.set('GET /v1/responses', 1, 1);
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			expect(pagesAsked()).toEqual([1, 2, 3]);
+			expect(fake.requestsTo('/v1/responses').map((request) => request.status)).toEqual([200, 200, 200]);
+			expect(fake.mostAtOnce).toBe(1);
+		});
+	});
 });

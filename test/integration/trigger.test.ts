@@ -29,8 +29,26 @@ describe('Wootric Trigger', () => {
 
 		expect(first.result).toBeNull();
 		expect(idle.result).toBeNull();
-		expect(fake.apiRequests().map((request) => request.path)).toEqual(['/v1/responses', '/v1/declines']);
+		expect(fake.apiRequests().map((request) => request.path).sort()).toEqual(['/v1/declines', '/v1/responses']);
 		expect(listRequests('/v1/responses')[0].rawQuery).toBe(`created[gte]=${session.staticData.response && (session.staticData.response as { since: number }).since}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
+	});
+
+	it('reads the events at the same time, and emits them together, oldest first', async () => {
+		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
+		await session.poll();
+		const now = fake.clock.now();
+		const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: now + 1 });
+		const [response] = insertResponses(1, now + 2);
+		fake.latencyMs = 50;
+
+		const poll = await session.poll();
+
+		expect(poll.error).toBeUndefined();
+		expect(session.emitted.map((item) => [item.event, item.id])).toEqual([
+			['decline', decline.id],
+			['response', response.id],
+		]);
+		expect(fake.mostAtOnce).toBe(2);
 	});
 
 	it('emits a burst of 5,000 with a 120-response same-second cluster: each once, oldest first, within ceil(5000/50)+2 requests', async () => {
@@ -76,9 +94,11 @@ describe('Wootric Trigger', () => {
 		await session.poll();
 		const burst = insertResponses(400);
 		const before = JSON.stringify(session.staticData);
-		fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '7', times: 4, fault: { kind: 'status', status: 500 } });
+		// Page 7 fails every try of this poll (the page asked for ahead and every retry).
+		fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '7', times: Infinity, fault: { kind: 'status', status: 500 } });
 
 		const failed = await session.poll();
+		fake.faults.clear();
 
 		expect(failed.error).toMatchObject({ httpCode: '500' });
 		expect(failed.result).toBeNull();

@@ -33,10 +33,18 @@ export function endpointKey(method: string, path: string): string {
  */
 export class RateLimitGate {
 	private readonly blockedUntil = new Map<string, number>();
+	private readonly lastRemaining = new Map<string, number>();
 
 	observe(endpoint: string, headers: Record<string, string>): void {
 		const resetAt = resetTimeOf(headers);
 		if (headers['x-rate-limit-remaining'] === '0' && resetAt !== undefined) this.blockedUntil.set(endpoint, resetAt);
+		const remaining = Number(headers['x-rate-limit-remaining'] ?? NaN);
+		if (Number.isFinite(remaining)) this.lastRemaining.set(endpoint, remaining);
+	}
+
+	/** Whether a second request can go out while one is on its way without the pair running into the limit. */
+	allowsTwoAtOnce(endpoint: string): boolean {
+		return !this.blockedUntil.has(endpoint) && (this.lastRemaining.get(endpoint) ?? Infinity) >= 2;
 	}
 
 	async waitFor(endpoint: string): Promise<void> {

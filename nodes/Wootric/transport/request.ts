@@ -28,6 +28,11 @@ export interface WootricRequest {
 	/** What the request is about, named in a 404: e.g. "end user 123". */
 	subject?: string;
 	itemIndex?: number;
+	/**
+	 * Send once, without waiting out rate limits or retrying: for a request made ahead of need, which the
+	 * caller makes again the usual way if this one fails.
+	 */
+	once?: boolean;
 }
 
 /** Retries of a request that failed in a way that did not change anything (GET, PUT, DELETE only). */
@@ -81,6 +86,22 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 		}
 
 		const attempts = transientFailures + rateLimited + Number(renewedForUpload) + 1;
+		const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
+		const failed = () =>
+			toNodeApiError(
+				context.getNode(),
+				{
+					method: request.method,
+					path: request.path,
+					subject: request.subject,
+					itemIndex: request.itemIndex,
+					attempts,
+					notRetriedPost: transient && request.method === 'POST',
+					rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
+				},
+				failure,
+			);
+		if (request.once) throw failed();
 		// n8n renews the token on a 401 but does not resend a multipart body; the upload was refused, not
 		// processed, so it is safe to send it once more with the new token.
 		if (failure.status === 401 && request.multipart && !failure.signIn && !renewedForUpload) {
@@ -94,25 +115,17 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 				continue;
 			}
 		}
-		const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
 		if (transient && request.method !== 'POST' && ++transientFailures < RETRY.attempts) {
 			await sleep(RETRY.firstBackoffMs * 2 ** (transientFailures - 1));
 			continue;
 		}
-		throw toNodeApiError(
-			context.getNode(),
-			{
-				method: request.method,
-				path: request.path,
-				subject: request.subject,
-				itemIndex: request.itemIndex,
-				attempts,
-				notRetriedPost: transient && request.method === 'POST',
-				rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
-			},
-			failure,
-		);
+		throw failed();
 	}
+}
+
+/** Whether a request to this endpoint can go out ahead of need now, with one already on its way. */
+export function canSendAhead(context: WootricContext, method: IHttpRequestMethods, path: string): boolean {
+	return !isChecking(context) && rateLimitGateOf(context).allowsTwoAtOnce(endpointKey(method, path));
 }
 
 const baseUrls = new WeakMap<object, Promise<string>>();
