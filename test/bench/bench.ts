@@ -27,6 +27,8 @@ interface Row {
 	nodeMs: number;
 	/** The floor's time; for the rate-limited job, the limit's bound. */
 	reference: { kind: 'floor' | 'bound'; ms: number };
+	/** The floor's requests made through n8n-core's request path instead of undici. */
+	n8nPathMs?: number;
 	ratio: { value: number; goal: number; met: boolean };
 	memory?: { node: MemoryGrowth; floor: MemoryGrowth };
 	notes: string[];
@@ -88,18 +90,27 @@ function wootricNode(fake: FakeWootric) {
 	};
 }
 
+/** A floor's version of a job, on the floor given; `tag` differs between runs (for fresh addresses). Resolves to its request count. */
+type FloorJob = (floor: Floor, tag: string) => Promise<number>;
+
 /**
- * Runs the node's and the floor's version of a job `repeats` times each, alternating, after one run of each
- * that is not measured (it loads code, warms the JIT and, for the node, fetches the token it then keeps).
+ * Runs the node's version of a job, and the floor's on undici and on n8n's request path, `repeats` times
+ * each, in turn, after one run of each that is not measured (it loads code, warms the JIT and, for the
+ * node, fetches the token it then keeps).
  */
-async function sideBySide(repeats: number, node: (run: number) => Promise<NodeWork>, floor: (run: number) => Promise<number>) {
+async function sideBySide(fake: FakeWootric, repeats: number, node: (run: number) => Promise<NodeWork>, floorJob: FloorJob) {
+	const floor = await Floor.signIn(fake, 'undici');
+	const n8nPath = await Floor.signIn(fake, 'n8n');
 	await node(0);
-	await floor(0);
+	await floorJob(floor, 'floor0');
+	await floorJob(n8nPath, 'path0');
 	const nodeRuns = [];
 	const floorRuns = [];
+	const n8nPathRuns = [];
 	for (let run = 1; run <= repeats; run++) {
 		nodeRuns.push(await measure(() => node(run)));
-		floorRuns.push(await measure(() => floor(run)));
+		floorRuns.push(await measure(() => floorJob(floor, `floor${run}`)));
+		n8nPathRuns.push(await measure(() => floorJob(n8nPath, `path${run}`)));
 	}
 	const harnessMs = median(nodeRuns.map((run) => run.result.harnessMs));
 	const nodeMs = median(nodeRuns.map((run) => run.ms)) - harnessMs;
@@ -108,6 +119,7 @@ async function sideBySide(repeats: number, node: (run: number) => Promise<NodeWo
 	return {
 		nodeMs,
 		floorMs,
+		n8nPathMs: median(n8nPathRuns.map((run) => run.ms)),
 		ratio: { value: nodeMs / floorMs, goal: WALL_GOAL, met: nodeMs / floorMs <= WALL_GOAL },
 		requests: last.requests,
 		floorRequests: floorRuns[floorRuns.length - 1].result,
@@ -120,6 +132,7 @@ async function sideBySide(repeats: number, node: (run: number) => Promise<NodeWo
 			nodeSignIns: nodeRuns.map((run) => run.result.signIns),
 			floorMs: floorRuns.map((run) => run.ms),
 			floorRequests: floorRuns.map((run) => run.result),
+			n8nPathMs: n8nPathRuns.map((run) => run.ms),
 		},
 	};
 }
@@ -130,19 +143,20 @@ function expectCount(what: string, actual: number, expected: number): void {
 
 // ————— Response → Get Many, Return All, oldest first —————
 
-async function returnAll(records: number, repeats: number): Promise<Row> {
+async function returnAll(records: number, repeats: number, latencyMs = 0): Promise<Row> {
 	return await withFake(async (fake) => {
 		seedResponses(fake, records);
-		const floor = await Floor.signIn(fake);
+		fake.latencyMs = latencyMs;
 		const wootric = wootricNode(fake);
 		const result = await sideBySide(
+			fake,
 			repeats,
 			async () => {
 				const work = await wootric({ resource: 'response', operation: 'getAll', scope: 'all', returnAll: true, options: { order: 'asc' } });
 				expectCount('Return All items', work.run.items.length, records);
 				return work;
 			},
-			async () => {
+			async (floor) => {
 				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses'));
 				expectCount('Floor records', read.length, records);
 				return requests;
@@ -150,10 +164,11 @@ async function returnAll(records: number, repeats: number): Promise<Row> {
 		);
 		const bound = Math.ceil(records / PER_PAGE) + Math.ceil(records / WINDOW) + 1;
 		return {
-			benchmark: `Return All responses, N = ${formatCount(records)}`,
+			benchmark: `Return All responses, N = ${formatCount(records)}${latencyMs ? `, each answer ${latencyMs} ms late` : ''}`,
 			requests: { node: result.requests, floor: result.floorRequests, goal: `≤ ${formatCount(bound)}; ceil(N/50) = ${formatCount(Math.ceil(records / PER_PAGE))}`, met: result.requests <= bound },
 			nodeMs: result.nodeMs,
 			reference: { kind: 'floor', ms: result.floorMs },
+			n8nPathMs: result.n8nPathMs,
 			ratio: result.ratio,
 			memory: result.memory,
 			notes: [`floor ${(result.floorMs / result.floorRequests).toFixed(2)} ms/request, the fake's work included`],
@@ -171,16 +186,16 @@ async function triggerIdle(polls: number): Promise<Row> {
 		for (let index = 0; index < 20; index++) addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: fake.clock.now() - 100 + index });
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll(); // The first poll only sets the cursors, at "now".
-		const floor = await Floor.signIn(fake);
 		const sinceOf = (event: string) => (session.staticData[event] as { since: number }).since;
 		const result = await sideBySide(
+			fake,
 			polls,
 			async () => {
 				const { result: poll, requests, signIns } = await counting(fake, () => session.poll());
 				if (poll.error || poll.result) throw new Error(`An idle poll ${poll.error ? `failed: ${poll.error.message}` : 'emitted items'}`);
 				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };
 			},
-			async () => {
+			async (floor) => {
 				const { requests } = await counting(fake, async () => {
 					await floor.listAll('/v1/responses', sinceOf('response'));
 					await floor.listAll('/v1/declines', sinceOf('decline'));
@@ -193,6 +208,7 @@ async function triggerIdle(polls: number): Promise<Row> {
 			requests: { node: result.requests, floor: result.floorRequests, goal: '1 per event', met: result.requests === 2 },
 			nodeMs: result.nodeMs,
 			reference: { kind: 'floor', ms: result.floorMs },
+			n8nPathMs: result.n8nPathMs,
 			ratio: result.ratio,
 			notes: [`time per poll, median of ${polls}`],
 			samples: result.samples,
@@ -209,8 +225,8 @@ async function triggerBurst(burst: number, repeats: number): Promise<Row> {
 		const cursor = JSON.stringify(session.staticData);
 		const { since } = JSON.parse(cursor).response as { since: number };
 		for (let index = 0; index < burst; index++) addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: since + 1 + index });
-		const floor = await Floor.signIn(fake);
 		const result = await sideBySide(
+			fake,
 			repeats,
 			async () => {
 				// Every run polls from the cursor the burst arrived after.
@@ -221,7 +237,7 @@ async function triggerBurst(burst: number, repeats: number): Promise<Row> {
 				expectCount('Burst items emitted', poll.items.length, burst);
 				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };
 			},
-			async () => {
+			async (floor) => {
 				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses', since));
 				expectCount('Floor records', read.length, burst);
 				return requests;
@@ -233,6 +249,7 @@ async function triggerBurst(burst: number, repeats: number): Promise<Row> {
 			requests: { node: result.requests, floor: result.floorRequests, goal: `≤ ${formatCount(bound)}; ceil(N/50) = ${formatCount(Math.ceil(burst / PER_PAGE))}`, met: result.requests <= bound },
 			nodeMs: result.nodeMs,
 			reference: { kind: 'floor', ms: result.floorMs },
+			n8nPathMs: result.n8nPathMs,
 			ratio: result.ratio,
 			memory: result.memory,
 			notes: [],
@@ -245,22 +262,29 @@ async function triggerBurst(burst: number, repeats: number): Promise<Row> {
 
 const SURVEY_BATCH = 100;
 
-/** Email Survey → Send for 1,000 items with Combine Items: new addresses in every run, so every run creates end users. */
-async function emailSend(items: number, repeats: number): Promise<Row> {
+/**
+ * Email Survey → Send to 1,000 addresses, new ones in every run (so every run creates end users): from 1,000
+ * items with Combine Items and the address mapped (`{{ $json.email }}`, which n8n evaluates once per item),
+ * or all in one item's Email Addresses, which tells the per-item part of the node's time apart.
+ */
+async function emailSend(items: number, repeats: number, from: 'items' | 'oneItem'): Promise<Row> {
 	return await withFake(async (fake) => {
-		const floor = await Floor.signIn(fake);
 		const wootric = wootricNode(fake);
-		const addresses = (run: number, who: 'node' | 'floor') => Array.from({ length: items }, (_, index) => `${who}${run}-${index}@example.com`);
+		const addresses = (tag: string) => Array.from({ length: items }, (_, index) => `${tag}-${index}@example.com`);
 		const result = await sideBySide(
+			fake,
 			repeats,
 			async (run) => {
-				const inputItems = addresses(run, 'node').map((email) => ({ json: { email } }));
-				const work = await wootric({ resource: 'emailSurvey', operation: 'send', emails: '={{ $json.email }}', combineItems: true }, { inputItems });
+				const emails = addresses(`node${run}`);
+				const work =
+					from === 'items'
+						? await wootric({ resource: 'emailSurvey', operation: 'send', emails: '={{ $json.email }}', combineItems: true }, { inputItems: emails.map((email) => ({ json: { email } })) })
+						: await wootric({ resource: 'emailSurvey', operation: 'send', emails: emails.join(','), combineItems: true });
 				expectCount('Send output items', work.run.items.length, Math.ceil(items / SURVEY_BATCH));
 				return work;
 			},
-			async (run) => {
-				const all = addresses(run, 'floor');
+			async (floor, tag) => {
+				const all = addresses(tag);
 				const { requests } = await counting(fake, async () => {
 					for (let from = 0; from < all.length; from += SURVEY_BATCH) {
 						const form = all.slice(from, from + SURVEY_BATCH).map((email) => `emails[]=${encodeURIComponent(email)}`).join('&');
@@ -272,10 +296,11 @@ async function emailSend(items: number, repeats: number): Promise<Row> {
 		);
 		const goal = Math.ceil(items / SURVEY_BATCH);
 		return {
-			benchmark: `Email Survey → Send, ${formatCount(items)} items combined`,
+			benchmark: `Email Survey → Send, ${formatCount(items)} addresses ${from === 'items' ? 'from as many items, combined' : 'in one item'}`,
 			requests: { node: result.requests, floor: result.floorRequests, goal: `= ${goal}`, met: result.requests === goal },
 			nodeMs: result.nodeMs,
 			reference: { kind: 'floor', ms: result.floorMs },
+			n8nPathMs: result.n8nPathMs,
 			ratio: result.ratio,
 			memory: result.memory,
 			notes: [],
@@ -295,10 +320,10 @@ function surveyCsv(rows: number, prefix: string): string {
 /** Email Survey → Send From CSV with a 20,000-row binary file: new addresses in every run. */
 async function emailCsv(rows: number, repeats: number): Promise<Row> {
 	return await withFake(async (fake) => {
-		const floor = await Floor.signIn(fake);
 		const wootric = wootricNode(fake);
 		const parameters = { resource: 'emailSurvey', operation: 'sendCsv', source: 'binary', subject: 'Hi {{first_name}}' };
 		const result = await sideBySide(
+			fake,
 			repeats,
 			async (run) => {
 				const content = surveyCsv(rows, `node${run}`);
@@ -306,9 +331,9 @@ async function emailCsv(rows: number, repeats: number): Promise<Row> {
 				expectCount('Send From CSV output items', work.run.items.length, Math.ceil(rows / CSV_CHUNK));
 				return work;
 			},
-			async (run) => {
+			async (floor, tag) => {
 				// The floor sends the same chunks: the header and 5,000 lines each (the file has no quoted line breaks).
-				const [header, ...lines] = surveyCsv(rows, `floor${run}`).trimEnd().split('\n');
+				const [header, ...lines] = surveyCsv(rows, tag).trimEnd().split('\n');
 				const { requests } = await counting(fake, async () => {
 					for (let from = 0; from < lines.length; from += CSV_CHUNK) {
 						const chunk = [header, ...lines.slice(from, from + CSV_CHUNK)].join('\r\n');
@@ -325,6 +350,7 @@ async function emailCsv(rows: number, repeats: number): Promise<Row> {
 			requests: { node: result.requests, floor: result.floorRequests, goal: `= ${goal}`, met: result.requests === goal },
 			nodeMs: result.nodeMs,
 			reference: { kind: 'floor', ms: result.floorMs },
+			n8nPathMs: result.n8nPathMs,
 			ratio: result.ratio,
 			memory: result.memory,
 			notes: [`of the node's time: reading and checking the CSV ${formatMs(check.parseMs)}, cutting it into ${goal} files ${formatMs(check.chunkMs)}`],
@@ -389,8 +415,8 @@ function tableOf(facts: MachineFacts, rows: Row[]): string {
 	const lines = [
 		`Machine: ${facts.cpu}, ${facts.cores} cores, ${facts.memoryGiB} GiB, ${facts.os}; Node ${facts.node}; ${facts.date.slice(0, 10)}`,
 		'',
-		'| Benchmark | Requests: node / floor (goal) | Node | Floor or bound | Ratio (goal) | Peak growth, node: heap / RSS (floor) | Notes |',
-		'|---|---|---|---|---|---|---|',
+		'| Benchmark | Requests: node / floor (goal) | Node | Floor or bound | Ratio (goal) | n8n request path alone (× floor) | Node / n8n path | Peak growth, node: heap / RSS (floor) | Notes |',
+		'|---|---|---|---|---|---|---|---|---|',
 	];
 	for (const row of rows) {
 		const requests = `${formatCount(row.requests.node)}${row.requests.floor === undefined ? '' : ` / ${formatCount(row.requests.floor)}`} (${row.requests.goal}) ${mark(row.requests.met)}`;
@@ -399,7 +425,9 @@ function tableOf(facts: MachineFacts, rows: Row[]): string {
 		const memory = row.memory
 			? `${formatMiB(row.memory.node.heapMiB)} / ${formatMiB(row.memory.node.rssMiB)} (${formatMiB(row.memory.floor.heapMiB)} / ${formatMiB(row.memory.floor.rssMiB)})`
 			: '';
-		lines.push(`| ${row.benchmark} | ${requests} | ${formatMs(row.nodeMs)} | ${reference} | ${ratio} | ${memory} | ${row.notes.join('; ')} |`);
+		const n8nPath = row.n8nPathMs === undefined ? '' : `${formatMs(row.n8nPathMs)} (${(row.n8nPathMs / row.reference.ms).toFixed(2)}×)`;
+		const overPath = row.n8nPathMs === undefined ? '' : `${(row.nodeMs / row.n8nPathMs).toFixed(2)}×`;
+		lines.push(`| ${row.benchmark} | ${requests} | ${formatMs(row.nodeMs)} | ${reference} | ${ratio} | ${n8nPath} | ${overPath} | ${memory} | ${row.notes.join('; ')} |`);
 	}
 	return lines.join('\n');
 }
@@ -414,9 +442,11 @@ async function main(): Promise<void> {
 	await run('Return All, 1,000', () => returnAll(1_000, 5));
 	await run('Return All, 10,000', () => returnAll(10_000, 3));
 	await run('Return All, 50,000', () => returnAll(50_000, 3));
+	await run('Return All, 10,000, answers 20 ms late (about 30 s)', () => returnAll(10_000, 3, 20));
 	await run('Trigger, idle polls', () => triggerIdle(20));
 	await run('Trigger, burst of 5,000', () => triggerBurst(5_000, 3));
-	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 3));
+	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 3, 'items'));
+	await run('Email Survey → Send, 1,000 addresses in one item', () => emailSend(1_000, 3, 'oneItem'));
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
 
@@ -424,7 +454,8 @@ async function main(): Promise<void> {
 	console.log(`\n${table}\n`);
 	console.log(
 		'Node: wall time of the run through n8n-core, less the harness recording its output for the test suite (n8n does not). ' +
-			'Times are medians; memory is the largest peak growth over the measured runs. Floor: a plain undici loop, same fake, same requests.',
+			'Times are medians; memory is the largest peak growth over the measured runs. Floor: a plain undici loop, same fake, same requests. ' +
+			"n8n request path alone: the floor's requests through n8n-core's OutboundHttp (where httpRequestWithAuthentication ends), no node or engine.",
 	);
 	const folder = path.join(REPO_ROOT, 'bench-results');
 	mkdirSync(folder, { recursive: true });

@@ -1,4 +1,6 @@
-import { FormData, request } from 'undici';
+import { OutboundHttp } from '@n8n/backend-network';
+import { Container } from '@n8n/di';
+import { FormData as UndiciFormData, request } from 'undici';
 
 import type { FakeWootric } from '../fake';
 
@@ -8,18 +10,57 @@ interface Listed {
 	created_at: string;
 }
 
+/** What a request answered: status and body text. */
+interface Answer {
+	status: number;
+	text: string;
+}
+
+type Send = (method: 'GET' | 'POST', url: string, headers: Record<string, string>, body?: string | FormData) => Promise<Answer>;
+
+/** A plain undici request on a kept-alive connection. */
+const undiciSend: Send = async (method, url, headers, body) => {
+	const reply = await request(url, { method, headers, body: body instanceof FormData ? toUndiciForm(body) : body });
+	return { status: reply.statusCode, text: await reply.body.text() };
+};
+
+/**
+ * The same request through n8n-core's request path, the one `httpRequestWithAuthentication` ends in
+ * (OutboundHttp: axios, a new agent and connection per request), without a node, an engine or a credential:
+ * what any n8n node pays per request.
+ */
+const n8nSend: Send = async (method, url, headers, body) => {
+	const reply = (await Container.get(OutboundHttp)
+		.requests()
+		.request({ method, url, headers, body, returnFullResponse: true, json: false, encoding: 'text', ignoreHttpStatusErrors: true })) as {
+		statusCode: number;
+		body: string;
+	};
+	return { status: reply.statusCode, text: reply.body };
+};
+
+function toUndiciForm(form: FormData): UndiciFormData {
+	const copy = new UndiciFormData();
+	for (const [name, value] of form.entries()) copy.append(name, value);
+	return copy;
+}
+
+export type FloorPath = 'undici' | 'n8n';
+
 /**
  * The floor: the fewest plain HTTP requests (undici, keep-alive) that do a benchmark's work against the
  * same fake, with no n8n, no validation and no error handling beyond what the work itself needs. It
- * signs in once, directly at /oauth/token.
+ * signs in once, directly at /oauth/token. Made through n8n's request path instead, the same requests
+ * tell what n8n itself costs.
  */
 export class Floor {
 	private constructor(
 		private readonly baseUrl: string,
 		private readonly accessToken: string,
+		private readonly sendOn: Send,
 	) {}
 
-	static async signIn(fake: FakeWootric): Promise<Floor> {
+	static async signIn(fake: FakeWootric, path: FloorPath = 'undici'): Promise<Floor> {
 		const { email, password } = fake.credentials;
 		const reply = await request(`${fake.baseUrl}/oauth/token`, {
 			method: 'POST',
@@ -27,7 +68,7 @@ export class Floor {
 			body: new URLSearchParams({ grant_type: 'password', username: email, password }).toString(),
 		});
 		const { access_token } = (await reply.body.json()) as { access_token: string };
-		return new Floor(fake.baseUrl, access_token);
+		return new Floor(fake.baseUrl, access_token, path === 'undici' ? undiciSend : n8nSend);
 	}
 
 	async get<T>(pathAndQuery: string): Promise<T> {
@@ -72,9 +113,8 @@ export class Floor {
 	}
 
 	private async send<T>(method: 'GET' | 'POST', pathAndQuery: string, body?: string | FormData, headers: Record<string, string> = {}): Promise<T> {
-		const reply = await request(`${this.baseUrl}${pathAndQuery}`, { method, body, headers: { ...headers, authorization: `Bearer ${this.accessToken}` } });
-		const text = await reply.body.text();
-		if (reply.statusCode >= 300) throw new Error(`Floor: ${method} ${pathAndQuery} answered ${reply.statusCode}: ${text}`);
+		const { status, text } = await this.sendOn(method, `${this.baseUrl}${pathAndQuery}`, { ...headers, authorization: `Bearer ${this.accessToken}` }, body);
+		if (status >= 300) throw new Error(`Floor: ${method} ${pathAndQuery} answered ${status}: ${text}`);
 		return (text ? JSON.parse(text) : undefined) as T;
 	}
 }
