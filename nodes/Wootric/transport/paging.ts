@@ -51,18 +51,39 @@ function windowBounds(created: CreatedRange, order: 'asc' | 'desc') {
 		: { edgeKey: 'lte' as const, edge: to, fixed: { gte: from } };
 }
 
-/** A page asked for ahead of need: its records, or undefined when that request failed (it is made again). */
-type PageAhead = Promise<{ records: unknown } | undefined>;
+/**
+ * The pages of one `created` window in order, up to page 30. Page 1 goes alone, so a short list (an idle
+ * trigger poll) costs one request; from page 2 on, while `readAhead()` says so, the next page is on its way
+ * while one is read. That page is sent once: if it fails it is asked for again the usual way, with retries.
+ * It is let finish when the reading stops, so no request outlives the listing.
+ */
+async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise<unknown>, readAhead: () => boolean): AsyncGenerator<unknown> {
+	let ahead: Promise<{ records: unknown } | undefined> | undefined;
+	try {
+		for (let page = 1; page <= MAX_PAGE; page++) {
+			const current = ahead ? ahead.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
+			ahead = undefined;
+			if (page > 1 && page < MAX_PAGE && readAhead()) {
+				ahead = fetchPage(page + 1, true).then(
+					(records) => ({ records }),
+					() => undefined,
+				);
+			}
+			yield await current;
+		}
+	} finally {
+		await ahead;
+	}
+}
 
 /**
  * Every record of a list endpoint in created_at order, each once. One filter reaches at most 30 pages
  * of 50 (1,500 records), so past that the `created` window moves: it restarts at the last second seen
  * (`created[gte]`, or `created[lte]` newest first), skipping the ids already read. That also reads
  * same-second clusters larger than a page completely.
- * Once a first page came back full, the next page is asked for while one is being read (two requests on
- * their way, which about halves the time a long list takes over a real network); a rate limit with fewer
- * than two requests left turns that off. Requests for N records: at most ceil(N/50) + ceil(N/1500) + 1
- * (the one ahead of the end included).
+ * Two requests are on their way from page 2 on (which about halves the time a long list takes over a real
+ * network), unless a rate limit has fewer than two requests left. Requests for N records: at most
+ * ceil(N/50) + ceil(N/1500) + 1 (the one ahead of the end included).
  */
 export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
@@ -70,56 +91,42 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 	let edge = firstEdge;
 	const seen = new Set<unknown>();
 	let remaining = request.limit ?? Infinity;
+	const fetchPage = async (page: number, once?: boolean) =>
+		await wootricRequest(context, {
+			method: 'GET',
+			path: request.path,
+			query: {
+				...request.query,
+				created: { ...fixed, [edgeKey]: edge },
+				sort_key: request.sortKey === null ? undefined : (request.sortKey ?? 'created_at'),
+				sort_order: order,
+				page,
+				per_page: PER_PAGE,
+			},
+			subject: request.subject,
+			itemIndex: request.itemIndex,
+			once,
+		});
+	// Another page is wanted only if the one being read cannot reach the limit.
+	const readAhead = () => remaining > PER_PAGE && canSendAhead(context, 'GET', request.path);
 
 	for (;;) {
 		let lastSecond: number | undefined;
-		const fetchPage = async (page: number, once?: boolean) =>
-			await wootricRequest(context, {
-				method: 'GET',
-				path: request.path,
-				query: {
-					...request.query,
-					created: { ...fixed, [edgeKey]: edge },
-					sort_key: request.sortKey === null ? undefined : (request.sortKey ?? 'created_at'),
-					sort_order: order,
-					page,
-					per_page: PER_PAGE,
-				},
-				subject: request.subject,
-				itemIndex: request.itemIndex,
-				once,
-			});
-		let ahead: PageAhead | undefined;
-		try {
-			for (let page = 1; page <= MAX_PAGE; page++) {
-				const current = ahead ? ahead.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
-				ahead = undefined;
-				// Page 1 goes alone, so a short list (an idle trigger poll) costs one request.
-				if (page > 1 && page < MAX_PAGE && remaining > PER_PAGE && canSendAhead(context, 'GET', request.path)) {
-					ahead = fetchPage(page + 1, true).then(
-						(records) => ({ records }),
-						() => undefined,
-					);
-				}
-				const records: unknown = await current;
-				if (!Array.isArray(records)) {
-					throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
-				}
-				const fresh: IDataObject[] = [];
-				for (const record of records as IDataObject[]) {
-					lastSecond = wootricSeconds(record.created_at) ?? lastSecond;
-					if (seen.has(record.id)) continue;
-					seen.add(record.id);
-					fresh.push(record);
-				}
-				const taken = fresh.slice(0, remaining);
-				remaining -= taken.length;
-				if (taken.length > 0) yield taken;
-				if (remaining <= 0 || records.length < PER_PAGE) return;
+		for await (const records of windowPages(fetchPage, readAhead)) {
+			if (!Array.isArray(records)) {
+				throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
 			}
-		} finally {
-			// A page asked for ahead of the end is let finish, so no request outlives the listing.
-			await ahead;
+			const fresh: IDataObject[] = [];
+			for (const record of records as IDataObject[]) {
+				lastSecond = wootricSeconds(record.created_at) ?? lastSecond;
+				if (seen.has(record.id)) continue;
+				seen.add(record.id);
+				fresh.push(record);
+			}
+			const taken = fresh.slice(0, remaining);
+			remaining -= taken.length;
+			if (taken.length > 0) yield taken;
+			if (remaining <= 0 || records.length < PER_PAGE) return;
 		}
 		if (typeof request.sortKey === 'string' && request.sortKey !== 'created_at') {
 			throw new NodeOperationError(
