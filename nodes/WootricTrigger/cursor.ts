@@ -12,7 +12,7 @@ export interface EventCursor {
 }
 
 /** The most ids a cursor remembers (a lookback over a very busy account); the newest are kept. */
-export const MAX_REMEMBERED_IDS = 20_000;
+const MAX_REMEMBERED_IDS = 20_000;
 
 export function startCursor(since: number): EventCursor {
 	return { since, seen: [] };

@@ -1,12 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory } from '../Wootric/transport';
+import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory } from '../Wootric/transport';
 import { advanceCursor, isEventCursor, seenIds, startCursor, windowStart, type EventCursor } from './cursor';
 import { EVENT_PATHS, eventQuery, matchesFilter, type EventName, type ResponseFilter } from './events';
 
 /** A poll reads at most this many new records per event; the rest waits for the next poll. */
-export const MAX_RECORDS_PER_POLL = 10_000;
+const MAX_RECORDS_PER_POLL = 10_000;
 /** "Fetch Test Event" looks at most this far back for a record that matches the filters. */
 const SAMPLE_RECORDS = 150;
 
@@ -106,7 +106,7 @@ async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Fo
 			profiles.set(id, { id: user.id, email: user.email, external_id: user.external_id, current_properties: user.properties });
 		} catch (error) {
 			// A user deleted since answering has no profile; anything else fails the poll, which is repeated.
-			if (!(error instanceof NodeApiError && error.httpCode === '404')) throw new NodeApiError(context.getNode(), error as JsonObject);
+			if (!isNotFound(error)) throw new NodeApiError(context.getNode(), error as JsonObject);
 			profiles.set(id, null);
 		}
 	}
@@ -125,15 +125,12 @@ function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[
 async function sample(context: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
 	let found: Found[] = [];
 	for (const event of settings.events) {
-		let looked = 0;
 		for await (const page of listAll(context, { path: EVENT_PATHS[event], query: eventQuery(event, settings.filter), order: 'desc', limit: SAMPLE_RECORDS })) {
 			const match = page.find((record) => matchesFilter(event, record, settings.filter));
-			looked += page.length;
 			if (match) {
 				found.push({ event, second: secondOf(context, event, match), record: match });
 				break;
 			}
-			if (looked >= SAMPLE_RECORDS) break;
 		}
 	}
 	if (found.length === 0) return null;

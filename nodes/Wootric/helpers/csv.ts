@@ -65,7 +65,11 @@ export function languagesUsed(csv: SurveyCsv): Map<string, number[]> | undefined
 	const column = csv.header.indexOf(LANGUAGE_COLUMN);
 	if (column === -1) return undefined;
 	const used = new Map<string, number[]>();
-	csv.rows.forEach((cells, index) => used.set(cells[column], [...(used.get(cells[column]) ?? []), index + 1]));
+	csv.rows.forEach((cells, index) => {
+		const rows = used.get(cells[column]);
+		if (rows) rows.push(index + 1);
+		else used.set(cells[column], [index + 1]);
+	});
 	return used;
 }
 

@@ -9,6 +9,22 @@ import { idParameter } from './validation';
  * end-user properties kept with each record.
  */
 
+/** One response or decline of an end user, as Get and Delete address it. */
+export interface EndUserRecord {
+	endUserId: number;
+	id: number;
+	path: string;
+	/** Named in a 404. */
+	subject: string;
+}
+
+/** Reads End User ID and Response ID / Decline ID: /v1/end_users/<end_user_id>/<responses|declines>/<id>. */
+export function readEndUserRecord(context: IExecuteFunctions, itemIndex: number, record: 'response' | 'decline'): EndUserRecord {
+	const endUserId = idParameter(context, itemIndex, 'endUserId', 'End User ID');
+	const id = idParameter(context, itemIndex, `${record}Id`, record === 'response' ? 'Response ID' : 'Decline ID');
+	return { endUserId, id, path: `/v1/end_users/${endUserId}/${record}s/${id}`, subject: `${record} ${id} of end user ${endUserId}` };
+}
+
 /** `end_user[properties]` on create: the end user's current properties, also kept with the new record. */
 export function currentPropertiesFields(record: 'response' | 'decline'): INodeProperties[] {
 	return endUserPropertiesFields(
@@ -71,6 +87,10 @@ export const listOptionsCollection = optionsCollection([
 export interface SurveyRecordList {
 	/** Set when the list is one end user's. */
 	endUserId?: number;
+	/** /v1/<records>, or /v1/end_users/<id>/<records>. */
+	path: string;
+	/** Named in a 404: the end user, for one end user's list. */
+	subject?: string;
 	/** Undefined with Return All. */
 	limit?: number;
 	created?: CreatedRange;
@@ -81,12 +101,15 @@ export interface SurveyRecordList {
 }
 
 /** The fields set with listScopeFields, returnAllFields, filtersCollection and listOptionsCollection, validated. */
-export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number): SurveyRecordList {
+export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number, records: 'responses' | 'declines'): SurveyRecordList {
 	const scope = context.getNodeParameter('scope', itemIndex) as string;
 	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const endUserId = scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
 	return {
-		endUserId: scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined,
+		endUserId,
+		path: endUserId === undefined ? `/v1/${records}` : `/v1/end_users/${endUserId}/${records}`,
+		subject: endUserId === undefined ? undefined : `end user ${endUserId}`,
 		limit: readLimit(context, itemIndex),
 		...readTimeFilters(context, itemIndex),
 		order: (options.order as 'asc' | 'desc' | undefined) ?? 'desc',

@@ -25,6 +25,15 @@ interface HttpErrorShape {
 
 export const MALFORMED_JSON = 'MALFORMED_JSON';
 
+export function lowerCaseHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+	return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+}
+
+/** Whether a request's error is Wootric's 404 (the record is not there). */
+export function isNotFound(error: unknown): boolean {
+	return error instanceof NodeApiError && error.httpCode === '404';
+}
+
 /** n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through both. */
 export function describeFailure(error: unknown): RequestFailure {
 	const chain: HttpErrorShape[] = [];
@@ -37,7 +46,7 @@ export function describeFailure(error: unknown): RequestFailure {
 	if (response) {
 		return {
 			status: response.status,
-			headers: Object.fromEntries(Object.entries(response.headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)])),
+			headers: lowerCaseHeaders(response.headers),
 			apiMessages: apiMessagesOf(response.data),
 		};
 	}
@@ -51,7 +60,7 @@ export function describeFailure(error: unknown): RequestFailure {
 }
 
 /** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
-export function apiMessagesOf(body: unknown): string[] {
+function apiMessagesOf(body: unknown): string[] {
 	let data = body;
 	if (typeof data === 'string') {
 		try {

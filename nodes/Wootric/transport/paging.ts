@@ -8,14 +8,14 @@ import { canSendAhead, wootricRequest, type WootricContext } from './request';
 export const PER_PAGE = 50;
 export const MAX_PAGE = 30;
 
-/** A `created[...]` range in UNIX seconds, as the list endpoints take it. */
-export interface CreatedRange {
+/** A `created[...]` range in UNIX seconds, as the list endpoints take it (a type, so it is a ParamHash too). */
+export type CreatedRange = {
 	eq?: number;
 	lt?: number;
 	lte?: number;
 	gt?: number;
 	gte?: number;
-}
+};
 
 export interface ListRequest {
 	/** A list endpoint that sorts by created_at, e.g. /v1/responses. */

@@ -31,7 +31,7 @@ export function endpointKey(method: string, path: string): string {
  * Remembers, per endpoint, a limit that ran out (X-Rate-Limit-Remaining: 0) until its reset, so the next
  * request waits instead of earning a 429. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
  */
-export class RateLimitGate {
+class RateLimitGate {
 	private readonly blockedUntil = new Map<string, number>();
 	private readonly lastRemaining = new Map<string, number>();
 

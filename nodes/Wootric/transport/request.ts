@@ -10,7 +10,7 @@ import { sleep } from 'n8n-workflow';
 
 import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
 import { encodeParams, type ParamHash } from './encoding';
-import { describeFailure, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
+import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
 import { isChecking, ReachedFirstRequest } from './input-check';
 import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf } from './rate-limits';
 
@@ -150,8 +150,4 @@ function parseJson(body: unknown): unknown {
 	} catch {
 		return MALFORMED;
 	}
-}
-
-function lowerCaseHeaders(headers: IN8nHttpFullResponse['headers']): Record<string, string> {
-	return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
 }

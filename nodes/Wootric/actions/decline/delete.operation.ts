@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserIdField, idField } from '../../helpers/fields';
 import { successRecord } from '../../helpers/output';
-import { idParameter } from '../../helpers/validation';
+import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
 
 export const option = { name: 'Delete', action: 'Delete a decline', description: 'Delete one decline of an end user for good' };
@@ -14,13 +14,7 @@ export const description: INodeProperties[] = [
 
 /** DELETE /v1/end_users/<end_user_id>/declines/<id>: 204, empty body. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const declineId = idParameter(this, itemIndex, 'declineId', 'Decline ID');
-	await wootricRequest(this, {
-		method: 'DELETE',
-		path: `/v1/end_users/${endUserId}/declines/${declineId}`,
-		subject: `decline ${declineId} of end user ${endUserId}`,
-		itemIndex,
-	});
-	return successRecord({ deleted: true, id: declineId, end_user_id: endUserId });
+	const { endUserId, id, path, subject } = readEndUserRecord(this, itemIndex, 'decline');
+	await wootricRequest(this, { method: 'DELETE', path, subject, itemIndex });
+	return successRecord({ deleted: true, id, end_user_id: endUserId });
 }

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserIdField, idField, simplifyOptionsCollection } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
-import { idParameter } from '../../helpers/validation';
+import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
 
 export const option = { name: 'Get', action: 'Get a decline', description: 'Read one decline of an end user' };
@@ -15,13 +15,7 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users/<end_user_id>/declines/<id>. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const declineId = idParameter(this, itemIndex, 'declineId', 'Decline ID');
-	const record = await wootricRequest<IDataObject>(this, {
-		method: 'GET',
-		path: `/v1/end_users/${endUserId}/declines/${declineId}`,
-		subject: `decline ${declineId} of end user ${endUserId}`,
-		itemIndex,
-	});
+	const { path, subject } = readEndUserRecord(this, itemIndex, 'decline');
+	const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, subject, itemIndex });
 	return simplifyIfChosen(this, itemIndex, record);
 }

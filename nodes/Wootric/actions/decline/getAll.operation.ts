@@ -10,9 +10,7 @@ export const description: INodeProperties[] = [...listScopeFields('Declines'), .
 
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const { endUserId, limit, created, updated, order, simplify } = readSurveyRecordList(this, itemIndex);
-	const path = endUserId === undefined ? '/v1/declines' : `/v1/end_users/${endUserId}/declines`;
-	const query: ParamHash = { updated: updated as ParamHash | undefined };
-	const subject = endUserId === undefined ? undefined : `end user ${endUserId}`;
+	const { path, subject, limit, created, updated, order, simplify } = readSurveyRecordList(this, itemIndex, 'declines');
+	const query: ParamHash = { updated: updated };
 	return await collectRecords(this, { path, query, created, order, limit, subject, itemIndex }, { simplify });
 }

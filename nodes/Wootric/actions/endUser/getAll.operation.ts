@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersCollection, optionsCollection, readLimit, readTimeFilters, returnAllFields, simplifyOption } from '../../helpers/fields';
+import { collectRecords } from '../../helpers/surveyRecords';
 import { booleanValue, emailValue } from '../../helpers/validation';
-import { listAll, type ParamHash } from '../../transport';
-import { endUserOutput } from './common';
+import { parseSerializedProperties, simplifyRecord, type ParamHash } from '../../transport';
 
 export const option = { name: 'Get Many', action: 'Get many end users', description: 'List end users, optionally filtered' };
 
@@ -65,14 +65,11 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const query: ParamHash = {};
 	if (filters.email !== undefined && filters.email !== '') query.email = emailValue(this, itemIndex, 'Email', filters.email);
 	if (filters.surveysDisabled !== undefined) query.surveys_disabled = booleanValue(this, itemIndex, 'Opted Out of Surveys', filters.surveysDisabled);
-	query.updated = updated as ParamHash | undefined;
+	query.updated = updated;
 	// Wootric's own default sort is by email, which cannot page past 1,500 end users.
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
 
-	const records: IDataObject[] = [];
-	for await (const page of listAll(this, { path: '/v1/end_users', query, created, order, sortKey, limit, itemIndex })) {
-		records.push(...page);
-	}
-	return records.map((record) => endUserOutput(this, itemIndex, record));
+	const records = await collectRecords(this, { path: '/v1/end_users', query, created, order, sortKey, limit, itemIndex });
+	return records.map((record) => (options.simplify ? simplifyRecord(parseSerializedProperties(record)) : parseSerializedProperties(record)));
 }

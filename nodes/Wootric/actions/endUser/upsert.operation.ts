@@ -3,7 +3,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
-import { wootricRequest } from '../../transport';
+import { isNotFound, wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
 	emailField,
@@ -74,8 +74,7 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		existing = await wootricRequest<IDataObject>(this, { method: 'GET', path: `/v1/end_users/${segment}`, query: lookUp, itemIndex });
 	} catch (error) {
 		// Not found: it is created below. Anything else stops the item.
-		const notFound = error instanceof NodeApiError && error.httpCode === '404';
-		if (!notFound) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		if (!isNotFound(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 	}
 	const record = existing
 		? await wootricRequest<IDataObject>(this, { method: 'PUT', path: `/v1/end_users/${existing.id}`, form, subject: `end user ${existing.id}`, itemIndex })

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserIdField, idField, simplifyOptionsCollection } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
-import { idParameter } from '../../helpers/validation';
+import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
 
 export const option = { name: 'Get', action: 'Get a response', description: 'Read one response of an end user' };
@@ -15,13 +15,7 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users/<end_user_id>/responses/<id>. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const responseId = idParameter(this, itemIndex, 'responseId', 'Response ID');
-	const record = await wootricRequest<IDataObject>(this, {
-		method: 'GET',
-		path: `/v1/end_users/${endUserId}/responses/${responseId}`,
-		subject: `response ${responseId} of end user ${endUserId}`,
-		itemIndex,
-	});
+	const { path, subject } = readEndUserRecord(this, itemIndex, 'response');
+	const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, subject, itemIndex });
 	return simplifyIfChosen(this, itemIndex, record);
 }

@@ -42,24 +42,19 @@ const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: '
 /** GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all pages. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const category = this.getNodeParameter('category', itemIndex) as string;
-	const { endUserId, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex);
+	const { endUserId, path: listPath, subject, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex, 'responses');
 
-	let path = '/v1/responses';
 	const query: ParamHash = {};
 	const categoryList = endUserId !== undefined && category !== 'all';
-	if (endUserId !== undefined) {
-		path = `/v1/end_users/${endUserId}/responses`;
-		if (categoryList) path += `/${category}`;
-	}
+	const path = categoryList ? `${listPath}/${category}` : listPath;
 	// The category lists take only created and sort_order: the other filters would be ignored silently.
 	if (categoryList && (updated || filters.includeExcluded)) {
 		throw invalid(this, itemIndex, 'Filters', 'Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them', category);
 	}
-	query.updated = updated as ParamHash | undefined;
+	query.updated = updated;
 	if (filters.includeExcluded) query.excluded_from_calculations = true;
 	// For all end users there is no category list: the responses are filtered by score here.
 	const keep =
 		endUserId === undefined && category !== 'all' ? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category] : undefined;
-	const subject = endUserId === undefined ? undefined : `end user ${endUserId}`;
 	return await collectRecords(this, { path, query, created, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
 }
