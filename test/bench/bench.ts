@@ -8,16 +8,15 @@ import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { addResponse, createEndUser, FakeWootric, startFakeWootric } from '../fake';
+import { createEndUser, FakeWootric, MAX_PAGE, MAX_PER_PAGE, startFakeWootric } from '../fake';
 import { REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
 import { recordShown } from '../harness/shown';
-import { credentialsFor, seedResponses, TriggerSession } from '../support/wootric';
+import { seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
 import { Floor } from './floor';
 import { formatCount, formatMiB, formatMs, largestGrowth, machineFacts, measure, median, type MachineFacts, type MemoryGrowth } from './measure';
 
-const PER_PAGE = 50;
-const WINDOW = PER_PAGE * 30;
+const WINDOW = MAX_PER_PAGE * MAX_PAGE;
 const WALL_GOAL = 1.25;
 
 /** One line of the table, and what bench.json keeps of it. */
@@ -79,12 +78,10 @@ async function counting<T>(fake: FakeWootric, work: () => Promise<T>): Promise<{
 
 /** Runs the Wootric node with one stored credential across runs, as n8n keeps a token between executions. */
 function wootricNode(fake: FakeWootric) {
-	let stored: Pick<RunNodeOptions, 'credentialsHelper' | 'credentialId'> | undefined;
+	const credential = new StoredCredential(fake);
 	return async (parameters: INodeParameters, options: Pick<RunNodeOptions, 'inputItems' | 'continueOnFail'> = {}) => {
-		const { result: run, requests, signIns } = await counting(fake, () =>
-			runNode({ nodeType: 'wootric', parameters, ...options, ...(stored ?? { credentials: credentialsFor(fake) }) }),
-		);
-		stored = { credentialsHelper: run.credentialsHelper, credentialId: run.credentialId };
+		const { result: run, requests, signIns } = await counting(fake, () => runNode({ nodeType: 'wootric', parameters, ...options, ...credential.options }));
+		credential.keep(run);
 		if (run.error && !options.continueOnFail) throw new Error(`The node failed: ${run.error.message}`);
 		return { run, requests, signIns, harnessMs: harnessRecordingMs({ outputs: run.outputs, error: run.error }) };
 	};
@@ -142,8 +139,8 @@ async function sideBySide(fake: FakeWootric, repeats: number, node: (run: number
 
 /** Requests of a list read of N records next to the floor's, against the bound ceil(N/50) + ceil(N/1500) + 1. */
 function listRequests(result: { nodeRequests: number; floorRequests: number }, records: number): Row['requests'] {
-	const bound = Math.ceil(records / PER_PAGE) + Math.ceil(records / WINDOW) + 1;
-	const goal = `≤ ${formatCount(bound)}; ceil(N/50) = ${formatCount(Math.ceil(records / PER_PAGE))}`;
+	const bound = Math.ceil(records / MAX_PER_PAGE) + Math.ceil(records / WINDOW) + 1;
+	const goal = `≤ ${formatCount(bound)}; ceil(N/50) = ${formatCount(Math.ceil(records / MAX_PER_PAGE))}`;
 	return { node: result.nodeRequests, floor: result.floorRequests, goal, met: result.nodeRequests <= bound };
 }
 
@@ -191,8 +188,7 @@ async function returnAll(records: number, repeats: number, latencyMs = 0): Promi
 /** Polls with nothing new, watching responses and declines: requests and time per poll. */
 async function triggerIdle(polls: number): Promise<Row> {
 	return await withFake(async (fake) => {
-		const user = createEndUser(fake.account, fake.store, 'idle@example.com');
-		for (let index = 0; index < 20; index++) addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: fake.clock.now() - 100 + index });
+		seedResponses(fake, 20, { start: fake.clock.now() - 100 });
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll(); // The first poll only sets the cursors, at "now".
 		const sinceOf = (event: string) => (session.staticData[event] as { since: number }).since;
@@ -226,20 +222,17 @@ async function triggerIdle(polls: number): Promise<Row> {
 /** 5,000 responses arrive between two polls: the poll that reads them, repeated from the same cursor. */
 async function triggerBurst(burst: number, repeats: number): Promise<Row> {
 	return await withFake(async (fake) => {
-		const user = createEndUser(fake.account, fake.store, 'burst@example.com');
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
-		const cursor = JSON.stringify(session.staticData);
-		const { since } = JSON.parse(cursor).response as { since: number };
-		for (let index = 0; index < burst; index++) addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: since + 1 + index });
+		const cursor = structuredClone(session.staticData);
+		const { since } = cursor.response as { since: number };
+		seedResponses(fake, burst, { start: since + 1 });
 		const result = await sideBySide(
 			fake,
 			repeats,
 			async () => {
 				// Every run polls from the cursor the burst arrived after.
-				for (const key of Object.keys(session.staticData)) delete session.staticData[key];
-				Object.assign(session.staticData, JSON.parse(cursor));
-				session.emitted.length = 0;
+				session.restart(cursor);
 				const { result: poll, requests, signIns } = await counting(fake, () => session.poll());
 				expectCount('Burst items emitted', poll.items.length, burst);
 				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };

@@ -2,7 +2,7 @@ import { OutboundHttp } from '@n8n/backend-network';
 import { Container } from '@n8n/di';
 import { FormData as UndiciFormData, request } from 'undici';
 
-import type { FakeWootric } from '../fake';
+import { MAX_PAGE, MAX_PER_PAGE, type FakeWootric } from '../fake';
 
 /** One record of a list answer, as far as paging needs it. */
 interface Listed {
@@ -45,7 +45,7 @@ function toUndiciForm(form: FormData): UndiciFormData {
 	return copy;
 }
 
-export type FloorPath = 'undici' | 'n8n';
+type FloorPath = 'undici' | 'n8n';
 
 /**
  * The floor: the fewest plain HTTP requests (undici, keep-alive) that do a benchmark's work against the
@@ -97,16 +97,16 @@ export class Floor {
 		let edge = since;
 		for (;;) {
 			let lastSecond = edge;
-			for (let page = 1; page <= 30; page++) {
+			for (let page = 1; page <= MAX_PAGE; page++) {
 				const window = edge === undefined ? '' : `created[gte]=${edge}&`;
-				const list = await this.get<Listed[]>(`${path}?${window}sort_key=created_at&sort_order=asc&page=${page}&per_page=50`);
+				const list = await this.get<Listed[]>(`${path}?${window}sort_key=created_at&sort_order=asc&page=${page}&per_page=${MAX_PER_PAGE}`);
 				for (const record of list) {
 					lastSecond = secondsOf(record.created_at);
 					if (seen.has(record.id)) continue;
 					seen.add(record.id);
 					records.push(record);
 				}
-				if (list.length < 50) return records;
+				if (list.length < MAX_PER_PAGE) return records;
 			}
 			edge = lastSecond;
 		}

@@ -38,7 +38,7 @@ const MiB = 2 ** 20;
 const SAMPLE_EVERY_MS = 5;
 
 /** A full collection before a run, when node runs with --expose-gc (`npm run bench` does), so growth starts from live data only. */
-export function collectGarbage(): void {
+function collectGarbage(): void {
 	globalThis.gc?.();
 }
 

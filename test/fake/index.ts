@@ -1,6 +1,6 @@
 export { FakeWootric, startFakeWootric, type FakeCredentials, type FakeWootricOptions } from './server';
 export type { FakeRequest } from './http';
-export type { Fault, FaultRule } from './faults';
+export type { Fault } from './faults';
 export { seedDemoData } from './seed';
 export { createEndUser } from './resources/end-users';
 export { addResponse } from './resources/responses';

@@ -1,5 +1,5 @@
 import type { ParamObject, ParamValue } from './brackets';
-import { paramList, paramObject, paramString } from './brackets';
+import { paramList, paramObject } from './brackets';
 import { invalidValue, missingValue } from './errors';
 
 /** Reading typed values out of bracket-parsed parameters; anything malformed is a 400 naming the field. */
@@ -105,4 +105,3 @@ export class Params {
 }
 
 export const paramsOf = (values: ParamObject) => new Params(values);
-export { paramString };

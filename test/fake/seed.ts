@@ -5,22 +5,10 @@ import type { Account, FakeStore } from './store';
 
 const DAY = 86400;
 
-/** Demo data for the sandbox and for tests that want a lived-in account. */
-export function seedDemoData(store: FakeStore, account: Account): void {
-	const now = store.clock.now();
-	account.segments.push(
-		{ name: 'plan', dataType: 'string', createdAt: now - 90 * DAY },
-		{ name: 'seats', dataType: 'integer', createdAt: now - 90 * DAY },
-		{ name: 'renewal_date', dataType: 'date', createdAt: now - 60 * DAY },
-	);
-	account.surveyTemplates.push(
-		{
-			id: 501,
-			name: 'Default NPS',
-			defaultLanguage: 'EN',
-			languages: [{ code: 'EN', name: 'English' }],
-			nonConfiguredLanguageCount: 0,
-		},
+/** The demo account's survey templates, new objects on each call: a one-language default and a three-language one. */
+export function demoSurveyTemplates(): Account['surveyTemplates'] {
+	return [
+		{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
 		{
 			id: 502,
 			name: 'Multi-language NPS',
@@ -32,7 +20,18 @@ export function seedDemoData(store: FakeStore, account: Account): void {
 			],
 			nonConfiguredLanguageCount: 2,
 		},
+	];
+}
+
+/** Demo data for the sandbox and for tests that want a lived-in account. */
+export function seedDemoData(store: FakeStore, account: Account): void {
+	const now = store.clock.now();
+	account.segments.push(
+		{ name: 'plan', dataType: 'string', createdAt: now - 90 * DAY },
+		{ name: 'seats', dataType: 'integer', createdAt: now - 90 * DAY },
+		{ name: 'renewal_date', dataType: 'date', createdAt: now - 60 * DAY },
 	);
+	account.surveyTemplates.push(...demoSurveyTemplates());
 	account.defaultSurveyTemplateId = 501;
 
 	const people = [

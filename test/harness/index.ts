@@ -5,7 +5,7 @@ export type { LoadedPackage } from './package';
 export type { NodeUnderTestOptions } from './node-under-test';
 export { runNode } from './run-node';
 export type { BinaryInput, InputItem, NodeRun, RunNodeOptions } from './run-node';
-export { runPoll } from './run-poll';
+export { replaceContents, runPoll } from './run-poll';
 export type { PollRun, RunPollOptions } from './run-poll';
 export { testCredential } from './credential-test';
 export type { CredentialTestRun, TestCredentialOptions } from './credential-test';

@@ -110,7 +110,8 @@ function jsonCopy(data: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(data)) as IDataObject;
 }
 
-function replaceContents(target: IDataObject, source: IDataObject): void {
+/** Replaces every key of `target` with those of `source`, keeping the object (n8n holds on to it). */
+export function replaceContents(target: IDataObject, source: IDataObject): void {
 	for (const key of Object.keys(target)) delete target[key];
 	Object.assign(target, source);
 }

@@ -3,7 +3,7 @@ import path from 'node:path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
-import { REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
+import { replaceContents, REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
 
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
@@ -68,6 +68,22 @@ export function secretsOf(fake: FakeWootric): string[] {
 	];
 }
 
+/** One credential kept across runs (so its token is reused), as n8n keeps a token between executions. */
+export class StoredCredential {
+	private stored?: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string };
+
+	constructor(private readonly fake: FakeWootric) {}
+
+	/** For runNode / runPoll: the credential kept, or a new one for the fake on the first run. */
+	get options() {
+		return this.stored ?? { credentials: credentialsFor(this.fake) };
+	}
+
+	keep(run: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string }): void {
+		this.stored = { credentialsHelper: run.credentialsHelper, credentialId: run.credentialId };
+	}
+}
+
 /**
  * Runs the Wootric Trigger like an active workflow does: polls with static data kept between them and
  * one stored credential (so the token is reused), collecting every emitted item.
@@ -75,27 +91,27 @@ export function secretsOf(fake: FakeWootric): string[] {
 export class TriggerSession {
 	readonly staticData: IDataObject = {};
 	readonly emitted: IDataObject[] = [];
-	private credentialsHelper?: InMemoryCredentialsHelper;
-	private credentialId?: string;
+	private readonly credential: StoredCredential;
 
 	constructor(
-		private readonly fake: FakeWootric,
+		fake: FakeWootric,
 		private readonly parameters: INodeParameters,
-	) {}
+	) {
+		this.credential = new StoredCredential(fake);
+	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger') {
-		const run = await runPoll({
-			nodeType: 'wootricTrigger',
-			parameters: this.parameters,
-			mode,
-			staticData: this.staticData,
-			...(this.credentialsHelper ? { credentialsHelper: this.credentialsHelper, credentialId: this.credentialId } : { credentials: credentialsFor(this.fake) }),
-		});
-		this.credentialsHelper = run.credentialsHelper;
-		this.credentialId = run.credentialId;
+		const run = await runPoll({ nodeType: 'wootricTrigger', parameters: this.parameters, mode, staticData: this.staticData, ...this.credential.options });
+		this.credential.keep(run);
 		const items = (run.result?.[0] ?? []).map((item) => item.json);
 		if (mode === 'trigger') this.emitted.push(...items);
 		return { ...run, items };
+	}
+
+	/** Back to the static data given (e.g. a cursor saved earlier), with nothing emitted yet. */
+	restart(staticData: IDataObject): void {
+		replaceContents(this.staticData, structuredClone(staticData));
+		this.emitted.length = 0;
 	}
 }
 

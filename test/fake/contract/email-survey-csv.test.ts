@@ -1,26 +1,13 @@
 import { FormData } from 'undici';
 
 import { createEndUser, MAX_CSV_ROWS } from '../index';
+import { demoSurveyTemplates } from '../seed';
 import type { RawReply } from './client';
-import { expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
+import { emailsOf, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
 
 const { fake, api } = useFakeApi({
 	now: FIXED_NOW,
-	seed: (started) =>
-		started.account.surveyTemplates.push(
-			{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
-			{
-				id: 502,
-				name: 'Multi-language NPS',
-				defaultLanguage: 'EN',
-				languages: [
-					{ code: 'EN', name: 'English' },
-					{ code: 'ES', name: 'Spanish' },
-					{ code: 'DE', name: 'German' },
-				],
-				nonConfiguredLanguageCount: 2,
-			},
-		),
+	seed: (started) => started.account.surveyTemplates.push(...demoSurveyTemplates()),
 });
 
 /** POST /v1/email_survey_csv with `csv` as a multipart file part, plus form fields. */
@@ -33,13 +20,12 @@ function uploadCsv(csv: string, fields: Record<string, string> = {}) {
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
 
-const emailsOf = () => [...fake().account.endUsers.values()].map((user) => user.email);
 
 /** A 400 on the csv field whose message says `mentions`, after which nothing was created or recorded. */
 function expectCsvRejected(reply: RawReply, mentions: RegExp) {
 	expectBadRequest(reply, 'csv', mentions);
 	expect(fake().account.emailSurveys).toEqual([]);
-	expect(emailsOf()).toEqual([]);
+	expect(emailsOf(fake())).toEqual([]);
 }
 
 const PEOPLE_CSV = [
@@ -202,7 +188,7 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 		const known = createEndUser(fake().account, fake().store, 'ada@example.com', { properties: { plan: 'starter', region: 'EU' } });
 		const reply = await uploadCsv('email,plan,seats\nada@example.com,enterprise,40\n');
 		expect(reply.status).toBe(200);
-		expect(emailsOf()).toEqual(['ada@example.com']);
+		expect(emailsOf(fake())).toEqual(['ada@example.com']);
 		expect(fake().account.endUsers.get(known.id)!.properties).toEqual({ plan: 'enterprise', region: 'EU', seats: '40' });
 	});
 });

@@ -83,6 +83,9 @@ export function expectBadRequest(reply: RawReply, field: string, mentions: strin
 }
 
 /** The ids of a list reply, in order. */
+/** The emails of the account's end users, in the order they were created. */
+export const emailsOf = (fake: FakeWootric) => [...fake.account.endUsers.values()].map((user) => user.email);
+
 export const idsOf = (reply: RawReply): number[] => reply.body.map((record: { id: number }) => record.id);
 
 /** The settings hash of an end user nobody changed, as read with the end user. */

@@ -4,7 +4,7 @@ import { listPage } from '../listing';
 import { paramsOf } from '../params';
 import type { Account, Decline, FakeStore } from '../store';
 import { endUserById } from './end-users';
-import { historicalPropertiesEdit, propertiesOnCreate, recordOf, SURVEY_RECORD_LIST_RULES } from './survey-records';
+import { historicalPropertiesEdit, propertiesOnCreate, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES } from './survey-records';
 
 export function declineView(account: Account, decline: Decline) {
 	const offset = account.utcOffsetMinutes;
@@ -43,10 +43,7 @@ export function addDecline(account: Account, store: FakeStore, fields: Pick<Decl
 		endUserProperties: {},
 		...fields,
 	};
-	account.declines.set(decline.id, decline);
-	const user = account.endUsers.get(decline.endUserId);
-	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, decline.createdAt);
-	return decline;
+	return storeRecord(account, account.declines, decline);
 }
 
 function create(call: ApiCall) {
@@ -72,12 +69,6 @@ function update(call: ApiCall) {
 	return noContent();
 }
 
-function remove(call: ApiCall) {
-	const decline = recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId);
-	call.account.declines.delete(decline.id);
-	return noContent();
-}
-
 export const declineRoutes: Route[] = [
 	route('GET', '/v1/declines', (call) => listDeclines(call)),
 	// The spec's example path; its reference table says /v1/responses/<id>, which updates responses.
@@ -85,5 +76,5 @@ export const declineRoutes: Route[] = [
 	route('GET', '/v1/end_users/:endUserId/declines', (call) => listDeclines(call, endUserById(call, call.pathParams.endUserId).id)),
 	route('POST', '/v1/end_users/:endUserId/declines', create),
 	route('GET', '/v1/end_users/:endUserId/declines/:id', get),
-	route('DELETE', '/v1/end_users/:endUserId/declines/:id', remove),
+	route('DELETE', '/v1/end_users/:endUserId/declines/:id', removeRecord((account) => account.declines)),
 ];

@@ -4,7 +4,7 @@ import { listPage, type ListRules } from '../listing';
 import { paramsOf } from '../params';
 import type { Account, FakeStore, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
-import { historicalPropertiesEdit, propertiesOnCreate, recordOf, SURVEY_RECORD_LIST_RULES } from './survey-records';
+import { historicalPropertiesEdit, propertiesOnCreate, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES } from './survey-records';
 
 export type NpsCategory = 'detractors' | 'passives' | 'promoters';
 
@@ -96,10 +96,7 @@ export function addResponse(
 		endUserProperties: {},
 		...fields,
 	};
-	account.responses.set(response.id, response);
-	const user = account.endUsers.get(response.endUserId);
-	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, response.createdAt);
-	return response;
+	return storeRecord(account, account.responses, response);
 }
 
 function create(call: ApiCall) {
@@ -135,12 +132,6 @@ function update(call: ApiCall) {
 	return noContent();
 }
 
-function remove(call: ApiCall) {
-	const response = recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId);
-	call.account.responses.delete(response.id);
-	return noContent();
-}
-
 export const responseRoutes: Route[] = [
 	route('GET', '/v1/responses', (call) => listResponses(call)),
 	route('PUT', '/v1/responses/:id', update),
@@ -150,5 +141,5 @@ export const responseRoutes: Route[] = [
 	route('GET', '/v1/end_users/:endUserId/responses/passives', listForEndUser('passives')),
 	route('GET', '/v1/end_users/:endUserId/responses/detractors', listForEndUser('detractors')),
 	route('GET', '/v1/end_users/:endUserId/responses/:id', get),
-	route('DELETE', '/v1/end_users/:endUserId/responses/:id', remove),
+	route('DELETE', '/v1/end_users/:endUserId/responses/:id', removeRecord((account) => account.responses)),
 ];

@@ -1,8 +1,8 @@
 import { ApiError, notFound } from '../errors';
-import type { ApiCall } from '../http';
+import { noContent, type ApiCall } from '../http';
 import type { ListRules } from '../listing';
 import type { Params } from '../params';
-import type { EndUser, Properties } from '../store';
+import type { Account, EndUser, Properties } from '../store';
 
 /** What responses and declines have in common: an owner, times, a survey and end-user properties. */
 export interface SurveyRecord {
@@ -46,3 +46,20 @@ export function recordOf<T extends SurveyRecord>(records: Map<number, T>, idText
 	if (!record || (endUserIdText !== undefined && String(record.endUserId) !== endUserIdText)) throw notFound();
 	return record;
 }
+
+/** Stores a record and moves its end user's last_surveyed up to it. */
+export function storeRecord<T extends SurveyRecord>(account: Account, records: Map<number, T>, record: T): T {
+	records.set(record.id, record);
+	const user = account.endUsers.get(record.endUserId);
+	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, record.createdAt);
+	return record;
+}
+
+/** DELETE /v1/end_users/:endUserId/<records>/:id: 204. */
+export const removeRecord =
+	(recordsOf: (account: Account) => Map<number, SurveyRecord>) =>
+	(call: ApiCall) => {
+		const records = recordsOf(call.account);
+		records.delete(recordOf(records, call.pathParams.id, call.pathParams.endUserId).id);
+		return noContent();
+	};
