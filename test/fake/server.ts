@@ -48,6 +48,8 @@ export class FakeWootric {
 	readonly requests: FakeRequest[] = [];
 	/** Called as each request arrives, before it is handled: lets a test change the world mid-run. */
 	readonly arrivalHooks: Array<(request: FakeRequest) => void> = [];
+	/** Called with each successful answer's body before it is sent: lets a test show a record the way a broken service would. */
+	readonly replyHooks: Array<(request: FakeRequest, body: unknown) => void> = [];
 	/** How long each answer takes, as over a real network (0: at once). */
 	latencyMs = 0;
 	/** The most requests this fake was handling at one time. */
@@ -125,6 +127,7 @@ export class FakeWootric {
 		let headers: Record<string, string> = {};
 		try {
 			const reply = await this.dispatch(request, bodyError, (limitHeaders) => (headers = limitHeaders));
+			for (const hook of this.replyHooks) hook(request, reply.body);
 			send(outgoing, request, reply, headers);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {

@@ -326,7 +326,7 @@ describe('End User', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(onlyRequest().rawQuery).toBe(
-				`surveys_disabled=true&updated[lt]=${fifth.updatedAt}&created[gte]=${second.createdAt}&sort_key=email&sort_order=desc&page=1&per_page=50`,
+				`updated[lt]=${fifth.updatedAt}&surveys_disabled=true&created[gte]=${second.createdAt}&sort_key=email&sort_order=desc&page=1&per_page=50`,
 			);
 			// Emails run opposite to creation order, so Z to A by email lists users 1..3 oldest first.
 			expect(result.items.map(({ json }) => json.id)).toEqual(ids(users.slice(1, 3)));
@@ -365,7 +365,7 @@ describe('End User', () => {
 
 			const result = await run({ operation: 'getAll', returnAll: true, options: { sortKey: 'email' } });
 
-			expect(result.error?.message).toBe('Wootric lists at most 1500 records sorted by email; sort by created_at to read more');
+			expect(result.error?.message).toBe('Wootric lists at most 1500 records sorted by email; sort by created_at or updated_at to read more');
 			expect(fake.requestsTo('/v1/end_users')).toHaveLength(30);
 		});
 	});

@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startFakeWootric, type FakeWootric } from '../fake';
-import { runNode } from '../harness';
+import { addResponse, startFakeWootric, type FakeWootric } from '../fake';
+import { runNode, type NodeRun } from '../harness';
 import { credentialsFor, seedResponses } from '../support/wootric';
 
 const requestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + 1;
@@ -82,6 +82,79 @@ describe('paging through lists', () => {
 		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses/detractors`)).toHaveLength(1);
 		expect(ofEveryone.items.map(({ json }) => [json.id, json.nps_category])).toEqual(detractorIds.slice(0, 5).map((id) => [id, 'detractor']));
 		expect(ofEveryone.items[0].json.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
+	});
+
+	describe('a second holding more than a window of 1,500', () => {
+		/** `count` responses of one end user created in one second, the i-th updated in second updatedAt(i). */
+		const oneSecond = (count: number, updatedAt?: (index: number) => number, score = (index: number) => index % 11) => {
+			const { user } = seedResponses(fake, 0);
+			const second = fake.clock.now() - 1000;
+			const responses = Array.from({ length: count }, (_, index) =>
+				addResponse(fake.account, fake.store, { endUserId: user.id, score: score(index), createdAt: second, updatedAt: updatedAt?.(index) ?? second }),
+			);
+			return { user, second, ids: responses.map((response) => response.id) };
+		};
+		const sortedIds = (run: NodeRun) => run.items.map(({ json }) => Number(json.id)).sort((a, b) => a - b);
+
+		it('reads 1,600 of one created and updated second, each once, with a few before and after it', async () => {
+			const before = seedResponses(fake, 10, { start: fake.clock.now() - 2000 }).responses;
+			const { second, ids } = oneSecond(1600);
+			const after = seedResponses(fake, 10, { start: fake.clock.now() - 900 }).responses;
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.error).toBeUndefined();
+			expect(run.items.map(({ json }) => json.id).slice(0, 10)).toEqual(before.map((response) => response.id));
+			expect(run.items.map(({ json }) => json.id).slice(-10)).toEqual(after.map((response) => response.id));
+			expect(sortedIds(run)).toEqual([...before.map((response) => response.id), ...ids, ...after.map((response) => response.id)]);
+			const split = fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`));
+			expect(split[0].rawQuery).toBe(`created[eq]=${second}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`);
+		});
+
+		it('reads 4,000 of one created second imported over 40 seconds newest first, each once', async () => {
+			const { second, ids } = oneSecond(4000, (index) => fake.clock.now() - 900 + Math.floor(index / 100));
+
+			const run = await getResponses({ returnAll: true });
+
+			expect(run.error).toBeUndefined();
+			expect(sortedIds(run)).toEqual(ids);
+			// 80 pages, plus each of the three window moves re-reading its edge second (100 records), plus one ahead.
+			expect(fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`)).length).toBeLessThanOrEqual(80 + 3 * 2 + 1);
+		});
+
+		it('returns the 3,000 of 4,000 sharing both seconds it can read, and says so on the output', async () => {
+			const { second, ids } = oneSecond(4000);
+
+			const run = await getResponses({ returnAll: true });
+
+			expect(run.error).toBeUndefined();
+			expect(run.items).toHaveLength(3000);
+			expect(new Set(sortedIds(run)).size).toBe(3000);
+			expect(sortedIds(run).every((id) => ids.includes(id))).toBe(true);
+			const iso = new Date(second * 1000).toISOString();
+			expect(run.runData.Wootric[0].hints).toEqual([
+				{
+					message:
+						`Records of /v1/responses that share created_at ${iso} and updated_at ${iso} cannot all be reached: ` +
+						'Wootric lists at most 1500 records per filter, and 3000 of them were read. Read the rest with Get Many for one end user, or with another filter.',
+					type: 'warning',
+					location: 'outputPane',
+				},
+			]);
+		});
+
+		it('reads 1,600 detractors of one second from an end user’s category list (no updated filter there) from both ends', async () => {
+			const { user, second, ids } = oneSecond(1600, undefined, () => 3);
+
+			const run = await getResponses({ scope: 'endUser', endUserId: user.id, category: 'detractors', returnAll: true });
+
+			expect(run.error).toBeUndefined();
+			expect(sortedIds(run)).toEqual(ids);
+			const reads = fake.requestsTo(`/v1/end_users/${user.id}/responses/detractors`).map((request) => request.rawQuery);
+			expect(reads).toContain(`created[eq]=${second}&sort_order=asc&page=30&per_page=50`);
+			expect(reads).toContain(`created[eq]=${second}&sort_order=desc&page=1&per_page=50`);
+			expect(reads.every((query) => !query.includes('updated') && !query.includes('sort_key'))).toBe(true);
+		});
 	});
 
 	describe('two pages on their way at once', () => {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { CreatedRange, ParamHash } from '../transport';
+import type { TimeRange, ParamHash } from '../transport';
 import { integerValue, invalid, unixSeconds } from './validation';
 
 /** The id field of a record: Wootric's ids are positive whole numbers. */
@@ -90,7 +90,7 @@ export function filtersCollection(extra: INodeProperties[] = []): INodePropertie
 }
 
 /** The Created and Updated ranges of filtersCollection, in UNIX seconds; undefined when not set. */
-export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): { created?: CreatedRange; updated?: CreatedRange } {
+export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): { created?: TimeRange; updated?: TimeRange } {
 	return {
 		created: readTimeRange(context, itemIndex, 'filters.created', 'Created'),
 		updated: readTimeRange(context, itemIndex, 'filters.updated', 'Updated'),
@@ -98,13 +98,13 @@ export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): 
 }
 
 /** The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g. `filters.created`. */
-function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): CreatedRange | undefined {
+function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): TimeRange | undefined {
 	const conditions = (context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
 	if (conditions.length === 0) return undefined;
-	const range: CreatedRange = {};
+	const range: TimeRange = {};
 	for (const { comparison, time } of conditions) {
 		const shown = COMPARISONS.find((entry) => entry.value === comparison)?.name ?? String(comparison);
-		range[comparison as keyof CreatedRange] = unixSeconds(context, itemIndex, `${label} ${shown.toLowerCase()}`, time);
+		range[comparison as keyof TimeRange] = unixSeconds(context, itemIndex, `${label} ${shown.toLowerCase()}`, time);
 	}
 	return range;
 }

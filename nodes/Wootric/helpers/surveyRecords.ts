@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listAll, type CreatedRange, type ListRequest, simplifyRecord } from '../transport';
+import { listAll, type ListRequest, simplifyRecord, type TimeRange, type UnreadableRecords } from '../transport';
 import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
 import { idParameter } from './validation';
 
@@ -93,8 +93,8 @@ export interface SurveyRecordList {
 	subject?: string;
 	/** Undefined with Return All. */
 	limit?: number;
-	created?: CreatedRange;
-	updated?: CreatedRange;
+	created?: TimeRange;
+	updated?: TimeRange;
 	order: 'asc' | 'desc';
 	simplify: boolean;
 	filters: IDataObject;
@@ -121,6 +121,7 @@ export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: numb
 /**
  * The records of a list endpoint, in its order, up to `limit`: every page through listAll. `keep` drops
  * records here (a filter the endpoint does not have); then paging goes on until the limit is reached.
+ * Records that no filter can reach (listAll's UnreadableRecords) become a warning on the node's output.
  */
 export async function collectRecords(
 	context: IExecuteFunctions,
@@ -130,7 +131,9 @@ export async function collectRecords(
 	const { keep } = options;
 	const wanted = request.limit ?? Infinity;
 	const records: IDataObject[] = [];
-	for await (const page of listAll(context, { ...request, limit: keep ? undefined : request.limit })) {
+	// Records no filter can reach do not fail the run: what could be read is returned, and n8n shows why not the rest.
+	const onUnreadable = (unreadable: UnreadableRecords) => context.addExecutionHints?.({ message: unreadable.message, type: 'warning', location: 'outputPane' });
+	for await (const page of listAll(context, { ...request, limit: keep ? undefined : request.limit, onUnreadable })) {
 		records.push(...(keep ? page.filter(keep) : page));
 		if (records.length >= wanted) break;
 	}

@@ -8,8 +8,8 @@ import { canSendAhead, wootricRequest, type WootricContext } from './request';
 export const PER_PAGE = 50;
 export const MAX_PAGE = 30;
 
-/** A `created[...]` range in UNIX seconds, as the list endpoints take it (a type, so it is a ParamHash too). */
-export type CreatedRange = {
+/** A `created[...]` or `updated[...]` range in UNIX seconds, as the list endpoints take it (a type, so it is a ParamHash too). */
+export type TimeRange = {
 	eq?: number;
 	lt?: number;
 	lte?: number;
@@ -17,18 +17,40 @@ export type CreatedRange = {
 	gte?: number;
 };
 
-export interface ListRequest {
-	/** A list endpoint that sorts by created_at, e.g. /v1/responses. */
+/** The two times every list endpoint with a sort_key filters and sorts on. */
+export type TimeField = 'created' | 'updated';
+
+type Ranges = Partial<Record<TimeField, TimeRange>>;
+
+/**
+ * Records no filter the API takes can reach: more than 3,000 sharing one created_at and one updated_at
+ * second (or, on a list without an `updated` filter, one created_at second). How many there are is unknown.
+ */
+export interface UnreadableRecords {
 	path: string;
-	/** Filters other than `created`, and no paging or sorting (this helper owns those). */
+	/** The seconds they share. */
+	created?: number;
+	updated?: number;
+	/** How many records of those seconds were read. */
+	read: number;
+	/** Says all of the above, and how to get the rest. */
+	message: string;
+}
+
+export interface ListRequest {
+	/** A list endpoint, e.g. /v1/responses. */
+	path: string;
+	/** Filters other than `created` and `updated`, and no paging or sorting (this helper owns those). */
 	query?: ParamHash;
-	created?: CreatedRange;
+	created?: TimeRange;
+	updated?: TimeRange;
 	/** Oldest first (default) or newest first. */
 	order?: 'asc' | 'desc';
 	/**
-	 * Another sort than created_at (e.g. email for end users): the window cannot move then, so at most
-	 * 1,500 records can be read, and asking for more is an error. null: the endpoint takes no sort_key
-	 * (the category lists), and sorts by created_at itself.
+	 * created_at (default) or updated_at: the list moves its window along that time, so it reads any number
+	 * of records. Another key (e.g. email for end users): the window cannot move, so at most 1,500 records
+	 * can be read, and asking for more is an error. null: the endpoint takes no sort_key and no `updated`
+	 * filter (the category lists), and sorts by created_at itself.
 	 */
 	sortKey?: string | null;
 	/** Stop after this many records; all when undefined. */
@@ -36,25 +58,55 @@ export interface ListRequest {
 	/** What the list belongs to, named in a 404: e.g. "end user 123". */
 	subject?: string;
 	itemIndex?: number;
+	/** Told of records no filter can reach (then the list goes on past them); without it, they are an error. */
+	onUnreadable?: (unreadable: UnreadableRecords) => void;
+}
+
+/** One listing's progress, shared by the windows it reads. */
+interface Listing {
+	context: WootricContext;
+	request: ListRequest;
+	/** Ids already yielded: windows overlap at their edge second. */
+	seen: Set<unknown>;
+	remaining: number;
+	/** Whether a second can be split by the other time (the endpoint takes both filters and sort keys). */
+	splittable: boolean;
+}
+
+/** One query's sort: the time whose seconds the records are read in (undefined: another sort key). */
+interface Sort {
+	field?: TimeField;
+	/** The sort_key sent; undefined sends none. */
+	key?: string;
+	order: 'asc' | 'desc';
+}
+
+interface WindowRead {
+	/** All 30 pages were full: there may be more. */
+	full: boolean;
+	/** The `field` second of the last record read. */
+	lastSecond?: number;
+	/** Every record id the window returned, fresh or not. */
+	ids: unknown[];
 }
 
 /** The user's range as whole-second bounds, with the moving edge of the window split out. */
-function windowBounds(created: CreatedRange, order: 'asc' | 'desc') {
-	const { eq, gt, gte, lt, lte } = created;
+function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
+	const { eq, gt, gte, lt, lte } = range;
 	const defined = (...bounds: Array<number | undefined>) => bounds.filter((bound): bound is number => bound !== undefined);
 	const lower = defined(gte, gt === undefined ? undefined : gt + 1, eq);
 	const upper = defined(lte, lt === undefined ? undefined : lt - 1, eq);
 	const from = lower.length > 0 ? Math.max(...lower) : undefined;
 	const to = upper.length > 0 ? Math.min(...upper) : undefined;
 	return order === 'asc'
-		? { edgeKey: 'gte' as const, edge: from, fixed: { lte: to } }
-		: { edgeKey: 'lte' as const, edge: to, fixed: { gte: from } };
+		? { edgeKey: 'gte' as const, edge: from, fixed: { lte: to }, last: to }
+		: { edgeKey: 'lte' as const, edge: to, fixed: { gte: from }, last: from };
 }
 
 /**
- * The pages of one `created` window in order, up to page 30. Page 1 goes alone, so a short list (an idle
- * trigger poll) costs one request; from page 2 on, while `readAhead()` says so, the next page is on its way
- * while one is read. That page is sent once: if it fails it is asked for again the usual way, with retries.
+ * The pages of one query in order, up to page 30. Page 1 goes alone, so a short list (an idle trigger
+ * poll) costs one request; from page 2 on, while `readAhead()` says so, the next page is on its way while
+ * one is read. That page is sent once: if it fails it is asked for again the usual way, with retries.
  * It is let finish when the reading stops, so no request outlives the listing.
  */
 async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise<unknown>, readAhead: () => boolean): AsyncGenerator<unknown> {
@@ -77,29 +129,21 @@ async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise
 }
 
 /**
- * Every record of a list endpoint in created_at order, each once. One filter reaches at most 30 pages
- * of 50 (1,500 records), so past that the `created` window moves: it restarts at the last second seen
- * (`created[gte]`, or `created[lte]` newest first), skipping the ids already read. That also reads
- * same-second clusters larger than a page completely.
- * Two requests are on their way from page 2 on (which about halves the time a long list takes over a real
- * network), unless a rate limit has fewer than two requests left. Requests for N records: at most
- * ceil(N/50) + ceil(N/1500) + 1 (the one ahead of the end included).
+ * The records of one query (at most 30 pages), yielding those not read before, up to the limit.
+ * `until` ends the reading after the page holding a record it accepts.
  */
-export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
-	const order = request.order ?? 'asc';
-	const { edgeKey, fixed, edge: firstEdge } = windowBounds(request.created ?? {}, order);
-	let edge = firstEdge;
-	const seen = new Set<unknown>();
-	let remaining = request.limit ?? Infinity;
+async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?: (record: IDataObject) => boolean): AsyncGenerator<IDataObject[], WindowRead> {
+	const { context, request } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
 		await wootricRequest(context, {
 			method: 'GET',
 			path: request.path,
 			query: {
+				updated: ranges.updated,
 				...request.query,
-				created: { ...fixed, [edgeKey]: edge },
-				sort_key: request.sortKey === null ? undefined : (request.sortKey ?? 'created_at'),
-				sort_order: order,
+				created: ranges.created,
+				sort_key: sort.key,
+				sort_order: sort.order,
 				page,
 				per_page: PER_PAGE,
 			},
@@ -108,40 +152,122 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 			once,
 		});
 	// Another page is wanted only if the one being read cannot reach the limit.
-	const readAhead = () => remaining > PER_PAGE && canSendAhead(context, 'GET', request.path);
+	const readAhead = () => listing.remaining > PER_PAGE && canSendAhead(context, 'GET', request.path);
+	const timeKey = sort.field && `${sort.field}_at`;
+	let lastSecond: number | undefined;
+	const ids: unknown[] = [];
+	for await (const records of windowPages(fetchPage, readAhead)) {
+		if (!Array.isArray(records)) {
+			throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
+		}
+		const fresh: IDataObject[] = [];
+		let done = records.length < PER_PAGE;
+		for (const record of records as IDataObject[]) {
+			ids.push(record.id);
+			if (timeKey) lastSecond = wootricSeconds(record[timeKey]) ?? lastSecond;
+			if (until?.(record)) done = true;
+			if (listing.seen.has(record.id) || fresh.length >= listing.remaining) continue;
+			listing.seen.add(record.id);
+			fresh.push(record);
+		}
+		listing.remaining -= fresh.length;
+		if (fresh.length > 0) yield fresh;
+		if (done || listing.remaining <= 0) return { full: false, lastSecond, ids };
+	}
+	return { full: true, lastSecond, ids };
+}
 
+/**
+ * Every record within `ranges` in `field` order. One filter reaches at most 30 pages of 50 (1,500
+ * records), so past that the window moves: it restarts at the last second seen (`[gte]`, or `[lte]` newest
+ * first), skipping the ids already read; that also reads same-second clusters larger than a page. A
+ * second holding a whole window is read on its own (readSecond), then the window moves past it.
+ */
+async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 'asc' | 'desc'): AsyncGenerator<IDataObject[]> {
+	const { edgeKey, fixed, edge: firstEdge, last } = windowBounds(ranges[field] ?? {}, order);
+	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order };
+	let edge = firstEdge;
 	for (;;) {
-		let lastSecond: number | undefined;
-		for await (const records of windowPages(fetchPage, readAhead)) {
-			if (!Array.isArray(records)) {
-				throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
-			}
-			const fresh: IDataObject[] = [];
-			for (const record of records as IDataObject[]) {
-				lastSecond = wootricSeconds(record.created_at) ?? lastSecond;
-				if (seen.has(record.id)) continue;
-				seen.add(record.id);
-				fresh.push(record);
-			}
-			const taken = fresh.slice(0, remaining);
-			remaining -= taken.length;
-			if (taken.length > 0) yield taken;
-			if (remaining <= 0 || records.length < PER_PAGE) return;
+		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort);
+		if (!window.full) return;
+		// A window without one readable time stands at its edge; with no edge either, nothing places it.
+		const second = window.lastSecond ?? edge;
+		if (second === undefined) {
+			reportUnreadable(listing, ranges, window.ids.length, `have no readable ${field}_at`);
+			return;
 		}
-		if (typeof request.sortKey === 'string' && request.sortKey !== 'created_at') {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at to read more`,
-				{ itemIndex: request.itemIndex },
-			);
+		if (second !== edge) {
+			edge = second;
+			continue;
 		}
-		if (lastSecond === undefined || lastSecond === edge) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`More than ${PER_PAGE * MAX_PAGE} records of ${request.path} share one created_at second; the API cannot page past them`,
-				{ itemIndex: request.itemIndex },
-			);
-		}
-		edge = lastSecond;
+		yield* readSecond(listing, field, second, ranges);
+		edge = order === 'asc' ? second + 1 : second - 1;
+		if (listing.remaining <= 0 || (last !== undefined && (order === 'asc' ? edge > last : edge < last))) return;
+	}
+}
+
+/**
+ * The records of one `field` second holding more than a window: split by the other time where the
+ * endpoint filters on it (`created[eq]` walked along `updated`, or the reverse), else (or when both
+ * seconds are pinned already) read from both ends.
+ */
+async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges): AsyncGenerator<IDataObject[]> {
+	const pinned: Ranges = { ...ranges, [field]: { eq: second } };
+	const other: TimeField = field === 'created' ? 'updated' : 'created';
+	if (listing.splittable && pinned[other]?.eq === undefined) {
+		yield* walk(listing, other, pinned, 'asc');
+		return;
+	}
+	const sort = { field, key: listing.splittable ? `${field}_at` : undefined };
+	const oldest = yield* readWindow(listing, pinned, { ...sort, order: 'asc' });
+	if (!oldest.full || listing.remaining <= 0) return;
+	// Newest first until it meets a record read oldest first: then the two ends cover every record.
+	const readFirst = new Set(oldest.ids);
+	const newest = yield* readWindow(listing, pinned, { ...sort, order: 'desc' }, (record) => readFirst.has(record.id));
+	if (newest.full) reportUnreadable(listing, pinned, new Set([...oldest.ids, ...newest.ids]).size, 'cannot all be reached');
+}
+
+function reportUnreadable(listing: Listing, ranges: Ranges, read: number, problem: string): void {
+	const { context, request } = listing;
+	const seconds = (['created', 'updated'] as const)
+		.filter((field) => ranges[field]?.eq !== undefined)
+		.map((field) => `${field}_at ${new Date(ranges[field]!.eq! * 1000).toISOString()}`);
+	const which = seconds.length > 0 ? `Records of ${request.path} that share ${seconds.join(' and ')}` : `${read} records of ${request.path}`;
+	const message =
+		`${which} ${problem}: Wootric lists at most ${PER_PAGE * MAX_PAGE} records per filter, and ${read} of them were read. ` +
+		'Read the rest with Get Many for one end user, or with another filter.';
+	if (!request.onUnreadable) throw new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex });
+	request.onUnreadable({ path: request.path, created: ranges.created?.eq, updated: ranges.updated?.eq, read, message });
+}
+
+/** The time a sort key orders by; undefined for another key. The category lists (null) sort by created_at. */
+function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined {
+	if (sortKey === 'updated_at') return 'updated';
+	return sortKey === undefined || sortKey === null || sortKey === 'created_at' ? 'created' : undefined;
+}
+
+/**
+ * Every record of a list endpoint in created_at (or updated_at) order, each once, however many share a
+ * second (see walk and readSecond). Two requests are on their way from page 2 on (which about halves
+ * the time a long list takes over a real network), unless a rate limit has fewer than two requests left.
+ * Requests for N records: at most ceil(N/50) + ceil(N/1500) + 1 (the one ahead of the end included),
+ * plus the split reads of a second that holds more than 1,500.
+ */
+export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
+	const order = request.order ?? 'asc';
+	const listing: Listing = { context, request, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null };
+	const ranges: Ranges = { created: request.created, updated: request.updated };
+	const field = timeFieldOf(request.sortKey);
+	if (field) {
+		yield* walk(listing, field, ranges, order);
+		return;
+	}
+	const window = yield* readWindow(listing, ranges, { key: request.sortKey!, order });
+	if (window.full) {
+		throw new NodeOperationError(
+			context.getNode(),
+			`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at or updated_at to read more`,
+			{ itemIndex: request.itemIndex },
+		);
 	}
 }

@@ -99,6 +99,22 @@ export function addResponse(
 	return storeRecord(account, account.responses, response);
 }
 
+/**
+ * What the survey itself does after the score is stored (no API endpoint does it): the end user adds a
+ * comment, the survey marks the response completed, an agent tags it. updated_at moves to `at` (default now).
+ */
+export function changeResponse(
+	account: Account,
+	store: FakeStore,
+	id: number,
+	changes: Partial<Pick<SurveyResponse, 'text' | 'completed' | 'tags' | 'excludedFromCalculations'>>,
+	at = store.clock.now(),
+): SurveyResponse {
+	const response = account.responses.get(id);
+	if (!response) throw new Error(`the fake has no response ${id}`);
+	return Object.assign(response, changes, { updatedAt: at });
+}
+
 function create(call: ApiCall) {
 	const user = endUserById(call, call.pathParams.endUserId);
 	const params = paramsOf(call.request.params);

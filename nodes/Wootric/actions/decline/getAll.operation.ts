@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { filtersCollection, returnAllFields } from '../../helpers/fields';
 import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
-import type { ParamHash } from '../../transport';
 
 export const option = { name: 'Get Many', action: 'Get many declines', description: 'List declines, of everyone or of one end user' };
 
@@ -11,6 +10,5 @@ export const description: INodeProperties[] = [...listScopeFields('Declines'), .
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
 	const { path, subject, limit, created, updated, order, simplify } = readSurveyRecordList(this, itemIndex, 'declines');
-	const query: ParamHash = { updated: updated };
-	return await collectRecords(this, { path, query, created, order, limit, subject, itemIndex }, { simplify });
+	return await collectRecords(this, { path, created, updated, order, limit, subject, itemIndex }, { simplify });
 }

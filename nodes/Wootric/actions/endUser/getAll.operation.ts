@@ -51,7 +51,7 @@ export const description: INodeProperties[] = [
 			],
 			default: 'created_at',
 			description:
-				'Created At reads any number of end users. Wootric pages through at most 1,500 end users sorted by Email or Updated At: more is an error then, so filter or use a limit.',
+				'Created At and Updated At read any number of end users. Wootric pages through at most 1,500 end users sorted by Email: more is an error then, so filter or use a limit.',
 		},
 	]),
 ];
@@ -65,11 +65,10 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const query: ParamHash = {};
 	if (filters.email !== undefined && filters.email !== '') query.email = emailValue(this, itemIndex, 'Email', filters.email);
 	if (filters.surveysDisabled !== undefined) query.surveys_disabled = booleanValue(this, itemIndex, 'Opted Out of Surveys', filters.surveysDisabled);
-	query.updated = updated;
 	// Wootric's own default sort is by email, which cannot page past 1,500 end users.
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
 
-	const records = await collectRecords(this, { path: '/v1/end_users', query, created, order, sortKey, limit, itemIndex });
+	const records = await collectRecords(this, { path: '/v1/end_users', query, created, updated, order, sortKey, limit, itemIndex });
 	return records.map((record) => (options.simplify ? simplifyRecord(parseSerializedProperties(record)) : parseSerializedProperties(record)));
 }

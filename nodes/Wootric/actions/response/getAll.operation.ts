@@ -51,10 +51,9 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (categoryList && (updated || filters.includeExcluded)) {
 		throw invalid(this, itemIndex, 'Filters', 'Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them', category);
 	}
-	query.updated = updated;
 	if (filters.includeExcluded) query.excluded_from_calculations = true;
 	// For all end users there is no category list: the responses are filtered by score here.
 	const keep =
 		endUserId === undefined && category !== 'all' ? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category] : undefined;
-	return await collectRecords(this, { path, query, created, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
+	return await collectRecords(this, { path, query, created, updated, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
 }
