@@ -11,7 +11,7 @@ export class WootricTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when new Wootric survey responses or declines arrive',
+		description: 'Starts the workflow when Wootric survey responses or declines arrive, or responses change',
 		defaults: { name: 'Wootric Trigger' },
 		polling: true,
 		inputs: [],
@@ -26,6 +26,11 @@ export class WootricTrigger implements INodeType {
 				options: [
 					{ name: 'New Decline', value: 'decline', description: 'An end user declined a survey' },
 					{ name: 'New Response', value: 'response', description: 'An end user answered a survey' },
+					{
+						name: 'Updated Response',
+						value: 'responseUpdated',
+						description: 'A response changed after it was created: a comment added, completed, invalidated, tagged',
+					},
 				],
 				default: ['response'],
 				description: 'Each item says which event it is in its "event" field',
@@ -116,6 +121,22 @@ export class WootricTrigger implements INodeType {
 						type: 'dateTime',
 						default: '',
 						description: 'On the first poll, emit what arrived since this time instead of starting from now',
+					},
+					{
+						displayName: 'Treat as Complete After (Minutes)',
+						name: 'completeAfterMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1 },
+						default: 5,
+						description: 'With Wait Until Complete: how long a new response without a comment is held before it is emitted as it is',
+					},
+					{
+						displayName: 'Wait Until Complete',
+						name: 'waitUntilComplete',
+						type: 'boolean',
+						default: false,
+						description:
+							'Whether to emit a New Response only once it is complete: marked completed, given a comment, or older than Treat as Complete After. The filters are judged on the complete response, so a comment given after the score reaches the workflow.',
 					},
 				],
 			},

@@ -1,13 +1,14 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { npsCategory, type NpsCategory, type ParamHash } from '../Wootric/transport';
+import { npsCategory, wootricSeconds, type NpsCategory, type ParamHash, type TimeField } from '../Wootric/transport';
 
-export type EventName = 'response' | 'decline';
+export type EventName = 'response' | 'responseUpdated' | 'decline';
 
-/** The list endpoint each event reads, oldest first by created_at. */
-export const EVENT_PATHS: Record<EventName, string> = {
-	response: '/v1/responses',
-	decline: '/v1/declines',
+/** The list each event reads, and the time it watches (oldest first). */
+export const EVENTS: Record<EventName, { path: string; field: TimeField }> = {
+	response: { path: '/v1/responses', field: 'created' },
+	responseUpdated: { path: '/v1/responses', field: 'updated' },
+	decline: { path: '/v1/declines', field: 'created' },
 };
 
 /** Which responses the trigger emits; declines have no score, so only the event choice applies to them. */
@@ -19,16 +20,41 @@ export interface ResponseFilter {
 	includeExcluded: boolean;
 }
 
+const isResponse = (event: EventName) => event !== 'decline';
+
+export function hasComment(record: IDataObject): boolean {
+	return typeof record.text === 'string' && record.text.trim() !== '';
+}
+
 /** Filters the endpoint applies itself. */
 export function eventQuery(event: EventName, filter: ResponseFilter): ParamHash {
-	return event === 'response' && filter.includeExcluded ? { excluded_from_calculations: true } : {};
+	return isResponse(event) && filter.includeExcluded ? { excluded_from_calculations: true } : {};
 }
 
 /** Filters applied to what the endpoint returned (the API has no score or comment filter). */
 export function matchesFilter(event: EventName, record: IDataObject, filter: ResponseFilter): boolean {
-	if (event !== 'response') return true;
+	if (!isResponse(event)) return true;
 	const score = Number(record.score);
 	if (!Number.isFinite(score) || score < filter.minScore || score > filter.maxScore) return false;
 	if (filter.categories.length > 0 && !filter.categories.includes(npsCategory(score))) return false;
-	return !filter.onlyWithComment || (typeof record.text === 'string' && record.text.trim() !== '');
+	return !filter.onlyWithComment || hasComment(record);
+}
+
+/** Whether a record was changed after it was created (a new record's updated_at is its created_at). */
+export function changedSinceCreated(record: IDataObject): boolean {
+	const created = wootricSeconds(record.created_at);
+	return created === undefined || wootricSeconds(record.updated_at) !== created;
+}
+
+/** Whether a new response is complete: marked completed, given a comment, or older than the wait. */
+export function isComplete(record: IDataObject, createdSecond: number, now: number, waitSeconds: number): boolean {
+	return record.completed === true || hasComment(record) || now - createdSecond >= waitSeconds;
+}
+
+/** A short digest of a record's content (FNV-1a over its JSON): tells two versions of one updated_at second apart. */
+export function versionOf(record: IDataObject): string {
+	const text = JSON.stringify(record);
+	let hash = 0x811c9dc5;
+	for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+	return (hash >>> 0).toString(16);
 }

@@ -1,9 +1,9 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory } from '../Wootric/transport';
-import { advanceCursor, isEventCursor, seenIds, startCursor, windowStart, type EventCursor } from './cursor';
-import { EVENT_PATHS, eventQuery, matchesFilter, type EventName, type ResponseFilter } from './events';
+import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
+import { advanceCursor, isEventCursor, startCursor, wasRead, windowStart, type EventCursor, type PollProgress, type ReadRecord } from './cursor';
+import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, versionOf, type EventName, type ResponseFilter } from './events';
 
 /** A poll reads at most this many new records per event; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
@@ -23,6 +23,8 @@ interface TriggerSettings {
 	simplify: boolean;
 	startFrom?: number;
 	lookbackSeconds: number;
+	/** Wait Until Complete: how long a new response without a comment is held; undefined emits it at once. */
+	completeAfterSeconds?: number;
 }
 
 function invalid(context: IPollFunctions, field: string, rule: string, value: unknown): NodeOperationError {
@@ -49,6 +51,7 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		if (Number.isNaN(milliseconds)) throw invalid(context, 'Start From', 'must be a date', options.startFrom);
 		startFrom = Math.floor(milliseconds / 1000);
 	}
+	const completeAfterMinutes = wholeNumber(context, 'Treat as Complete After (Minutes)', options.completeAfterMinutes ?? 5, 1, 24 * 60);
 	return {
 		events,
 		filter: {
@@ -62,38 +65,74 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		simplify: options.simplify === true,
 		startFrom,
 		lookbackSeconds: wholeNumber(context, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, 0, 7 * 24 * 60) * 60,
+		completeAfterSeconds: options.waitUntilComplete === true ? completeAfterMinutes * 60 : undefined,
 	};
 }
 
-function secondOf(context: IPollFunctions, event: EventName, record: IDataObject): number {
-	const second = wootricSeconds(record.created_at);
-	if (second === undefined) throw new NodeOperationError(context.getNode(), `Wootric returned a ${event} (id ${String(record.id)}) without a readable created_at`);
-	return second;
+/** What one event's part of a poll found, and the cursor after it. */
+interface EventRead {
+	found: Found[];
+	unreadable: UnreadableRecords[];
+	cursor: EventCursor;
 }
 
-/** The records of one event past its cursor, and the cursor after them. Throws, leaving the cursor as it was, if a request fails. */
-async function readNewRecords(context: IPollFunctions, event: EventName, cursor: EventCursor, settings: TriggerSettings, deadline: number) {
-	const seen = seenIds(cursor);
-	const read: Array<[number, number]> = [];
+/**
+ * The records of one event past its cursor, and the cursor after them. Throws, leaving the cursor as it
+ * was, if a request fails. Records no filter can reach are reported (once) and passed by; a record without a
+ * readable time stands with the one before it.
+ */
+async function readNewRecords(context: IPollFunctions, event: EventName, cursor: EventCursor, settings: TriggerSettings, deadline: number): Promise<EventRead> {
+	const { path, field } = EVENTS[event];
+	const timeKey = `${field}_at`;
+	const updates = event === 'responseUpdated';
+	const waitSeconds = event === 'response' ? settings.completeAfterSeconds : undefined;
+	const alreadyRead = wasRead(cursor);
+	const now = Math.floor(Date.now() / 1000);
+	const progress: PollProgress = { read: [], pending: [], told: [] };
 	const found: Found[] = [];
+	const unreadable: UnreadableRecords[] = [];
+	const start = windowStart(cursor, settings.lookbackSeconds, now);
 	const pages = listAll(context, {
-		path: EVENT_PATHS[event],
+		path,
 		query: eventQuery(event, settings.filter),
-		created: { gte: windowStart(cursor, settings.lookbackSeconds) },
+		[field]: { gte: start },
+		sortKey: timeKey,
 		order: 'asc',
+		onUnreadable: (records) => {
+			const second = records[field];
+			if (second === undefined) return;
+			progress.told.push(second);
+			if (!cursor.told?.includes(second)) unreadable.push(records);
+		},
 	});
+	let second = start;
+	let finished = true;
 	for await (const page of pages) {
 		for (const record of page) {
 			const id = Number(record.id);
-			if (seen.has(id)) continue;
-			const second = secondOf(context, event, record);
-			read.push([id, second]);
-			if (matchesFilter(event, record, settings.filter)) found.push({ event, second, record });
+			second = wootricSeconds(record[timeKey]) ?? second;
+			const entry: ReadRecord = updates ? [id, second, versionOf(record)] : [id, second];
+			if (alreadyRead(entry)) continue;
+			if (waitSeconds !== undefined && !isComplete(record, second, now, waitSeconds)) {
+				progress.pending.push([id, second]);
+				continue;
+			}
+			progress.read.push(entry);
+			if ((!updates || changedSinceCreated(record)) && matchesFilter(event, record, settings.filter)) found.push({ event, second, record });
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from there.
-		if (read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) break;
+		if (progress.read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) {
+			finished = false;
+			break;
+		}
 	}
-	return { found, cursor: advanceCursor(cursor, read, settings.lookbackSeconds) };
+	if (!finished) {
+		// Responses still pending that this poll did not reach wait on; a whole window that no longer lists
+		// one means it was deleted or excluded from calculations, and it is dropped.
+		const reached = new Set([...progress.read, ...progress.pending].map(([id]) => id));
+		progress.pending.push(...(cursor.pending ?? []).filter(([id]) => !reached.has(id)));
+	}
+	return { found, unreadable, cursor: advanceCursor(cursor, progress, settings.lookbackSeconds, now) };
 }
 
 /** One request per distinct end user: email, external id and current properties on each item. */
@@ -121,14 +160,23 @@ function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[
 	return found.map(({ event, record }) => ({ json: { event, ...(settings.simplify ? simplifyRecord(record) : record) } }));
 }
 
+/** An item that tells of records no filter could reach, so the workflow (and its executions list) shows it. */
+function warningItem({ message, path, created, updated, read }: UnreadableRecords): INodeExecutionData {
+	const iso = (second?: number) => (second === undefined ? undefined : new Date(second * 1000).toISOString());
+	return { json: { event: 'warning', warning: message, path, created_at: iso(created), updated_at: iso(updated), records_read: read } };
+}
+
 /** "Fetch Test Event": the newest matching record of each event, leaving the cursors alone. */
 async function sample(context: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
 	let found: Found[] = [];
 	for (const event of settings.events) {
-		for await (const page of listAll(context, { path: EVENT_PATHS[event], query: eventQuery(event, settings.filter), order: 'desc', limit: SAMPLE_RECORDS })) {
-			const match = page.find((record) => matchesFilter(event, record, settings.filter));
+		const { path, field } = EVENTS[event];
+		const matches = (record: IDataObject) => (event !== 'responseUpdated' || changedSinceCreated(record)) && matchesFilter(event, record, settings.filter);
+		const pages = listAll(context, { path, query: eventQuery(event, settings.filter), sortKey: `${field}_at`, order: 'desc', limit: SAMPLE_RECORDS });
+		for await (const page of pages) {
+			const match = page.find(matches);
 			if (match) {
-				found.push({ event, second: secondOf(context, event, match), record: match });
+				found.push({ event, second: wootricSeconds(match[`${field}_at`]) ?? 0, record: match });
 				break;
 			}
 		}
@@ -139,8 +187,9 @@ async function sample(context: IPollFunctions, settings: TriggerSettings): Promi
 }
 
 /**
- * New responses and declines since the last poll, oldest first, each once. The cursors move only when the
- * whole poll succeeded: a failed request fails the poll (n8n shows the error) and the next poll repeats it.
+ * New responses, changed responses and new declines since the last poll, oldest first, each once. The
+ * cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows the error)
+ * and the next poll repeats it.
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(context);
@@ -152,6 +201,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	const now = Math.floor(Date.now() / 1000);
 	const cursors: Partial<Record<EventName, EventCursor>> = {};
 	let found: Found[] = [];
+	const unreadable: UnreadableRecords[] = [];
 	// The events are read at the same time (each list its own endpoint and rate limit); every read is let
 	// finish before a failure fails the poll, so no request outlives it.
 	const reads = await Promise.allSettled(
@@ -165,6 +215,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 			const result = await readNewRecords(context, event, isEventCursor(stored) ? stored : startCursor(settings.startFrom!), settings, deadline);
 			cursors[event] = result.cursor;
 			found.push(...result.found);
+			unreadable.push(...result.unreadable);
 		}),
 	);
 	const failed = reads.find((read) => read.status === 'rejected');
@@ -173,5 +224,6 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
 
 	Object.assign(state, cursors);
-	return found.length > 0 ? [toItems(found, settings)] : null;
+	const items = [...toItems(found, settings), ...unreadable.map(warningItem)];
+	return items.length > 0 ? [items] : null;
 }
