@@ -13,7 +13,7 @@ import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { delay, freePort, waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
 import { readWorkflows, SANDBOX_CREDENTIAL, sandboxCredentialData, type WorkflowFile } from '../../scripts/e2e/workflow-files';
-import { addResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
+import { addResponse, changeResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { outputOf, RequestLog } from './helpers';
 
@@ -359,6 +359,27 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 					wootric_end_user_id: response.endUserId,
 				});
 			}
+		},
+		4 * ONE_POLL_MS,
+	);
+
+	step(
+		'published, a detractor whose comment comes after the score opens one ticket when the comment arrives, carrying it',
+		async () => {
+			const ticketed = tickets.tickets.length;
+			const gina = createEndUser(fake.account, fake.store, 'gina@example.com');
+			const scored = addResponse(fake.account, fake.store, { endUserId: gina.id, score: 1, completed: false });
+
+			await oneMorePoll();
+			expect(tickets.tickets.length).toBe(ticketed);
+			changeResponse(fake.account, fake.store, scored.id, { text: 'Support never answered', completed: true });
+			await waitFor('a ticket for the detractor once it has its comment', () => (tickets.tickets.length > ticketed ? true : undefined), {
+				timeoutMs: ONE_POLL_MS,
+				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+			});
+			await oneMorePoll();
+
+			expect(tickets.tickets.slice(ticketed).map((ticket) => [ticket.fields.wootric_response_id, ticket.fields.comment])).toEqual([[scored.id, 'Support never answered']]);
 		},
 		4 * ONE_POLL_MS,
 	);
