@@ -101,6 +101,77 @@ function safeJson(text: string): unknown {
 	}
 }
 
+/** What preAuthentication returns, and n8n saves into the credential (a type, so it is an IDataObject too). */
+type IssuedToken = {
+	accessToken: string;
+	refreshToken: string;
+	issuedForSignIn: string;
+};
+
+/** How long a token this process just obtained is handed to callers that met the same expired token. */
+const SHARED_SIGN_IN_MS = 30_000;
+
+/**
+ * Sign-ins of this process, under way or just made, by the sign-in and the token they replace. n8n calls
+ * preAuthentication once per request that met an expired token: executions (or pages, or a trigger's
+ * events) running at once would each sign in, and spend one rotating refresh token several times. They
+ * share one sign-in instead, and for SHARED_SIGN_IN_MS after it the callers that still held the expired
+ * token get the new one. A first sign-in (no token yet) is shared only while under way; a failed one is not
+ * kept, so the next request tries again.
+ */
+const signInsUnderWay = new Map<string, { token: Promise<IssuedToken>; startedAt: number }>();
+
+function sharedSignIn(key: string, replacesToken: boolean, signIn: () => Promise<IssuedToken>): Promise<IssuedToken> {
+	const now = Date.now();
+	for (const [staleKey, entry] of signInsUnderWay) if (now - entry.startedAt > SHARED_SIGN_IN_MS) signInsUnderWay.delete(staleKey);
+	const running = signInsUnderWay.get(key);
+	if (running) return running.token;
+	const token = signIn();
+	const entry = { token, startedAt: now };
+	signInsUnderWay.set(key, entry);
+	const forget = () => signInsUnderWay.get(key) === entry && signInsUnderWay.delete(key);
+	token.then(() => replacesToken || forget(), forget);
+	return token;
+}
+
+/** A token from /oauth/token: by the stored refresh token when it belongs to this sign-in, else by the configured grant. */
+async function signInAt(helper: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, signIn: string): Promise<IssuedToken> {
+	const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
+	const requestToken = async (form: Record<string, unknown>, query: IDataObject = {}) => {
+		try {
+			return (await helper.helpers.httpRequest({
+				method: 'POST',
+				url: tokenUrl,
+				qs: query,
+				body: new URLSearchParams(form as Record<string, string>).toString(),
+				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+				json: true,
+			})) as TokenResponse;
+		} catch (error) {
+			// Never pass the HTTP client's error on: its request config holds the password or secret.
+			throw signInError(error, credentials, tokenUrl);
+		}
+	};
+
+	let token: TokenResponse | undefined;
+	if (credentials.refreshToken && credentials.issuedForSignIn === signIn) {
+		try {
+			token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
+		} catch {
+			// A refresh token can be revoked or spent elsewhere: the configured grant still works.
+			token = undefined;
+		}
+	}
+	token ??=
+		credentials.grantType === 'clientCredentials'
+			? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
+			: await requestToken(
+					{ grant_type: 'password', username: credentials.email, password: credentials.password },
+					credentials.accountToken ? { account_token: credentials.accountToken } : {},
+				);
+	return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '', issuedForSignIn: signIn };
+}
+
 export class WootricApi implements ICredentialType {
 	name = 'wootricApi';
 
@@ -215,44 +286,14 @@ export class WootricApi implements ICredentialType {
 	/**
 	 * n8n calls this when the access token is empty or a request answered 401, and saves what it returns.
 	 * A stored refresh token is tried first, if it was issued for the sign-in the credential holds now; the
-	 * newest refresh token is kept (they rotate).
+	 * newest refresh token is kept (they rotate). Calls that meet the same expired token at once share one
+	 * sign-in (sharedSignIn).
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
-		const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
-		const requestToken = async (form: Record<string, unknown>, query: IDataObject = {}) => {
-			try {
-				return (await this.helpers.httpRequest({
-					method: 'POST',
-					url: tokenUrl,
-					qs: query,
-					body: new URLSearchParams(form as Record<string, string>).toString(),
-					headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
-					json: true,
-				})) as TokenResponse;
-			} catch (error) {
-				// Never pass the HTTP client's error on: its request config holds the password or secret.
-				throw signInError(error, credentials, tokenUrl);
-			}
-		};
-
 		const signIn = signInFingerprint(credentials);
-		let token: TokenResponse | undefined;
-		if (credentials.refreshToken && credentials.issuedForSignIn === signIn) {
-			try {
-				token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
-			} catch {
-				// A refresh token can be revoked or spent elsewhere: the configured grant still works.
-				token = undefined;
-			}
-		}
-		token ??=
-			credentials.grantType === 'clientCredentials'
-				? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
-				: await requestToken(
-						{ grant_type: 'password', username: credentials.email, password: credentials.password },
-						credentials.accountToken ? { account_token: credentials.accountToken } : {},
-					);
-		return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '', issuedForSignIn: signIn };
+		const expired = String(credentials.accessToken ?? '');
+		const key = `${signIn}:${createHash('sha256').update(expired).digest('hex')}`;
+		return await sharedSignIn(key, expired !== '', async () => await signInAt(this, credentials, signIn));
 	}
 
 	/**

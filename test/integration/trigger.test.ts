@@ -33,6 +33,18 @@ describe('Wootric Trigger', () => {
 		expect(listRequests('/v1/responses')[0].rawQuery).toBe(`created[gte]=${session.staticData.response && (session.staticData.response as { since: number }).since}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
 	});
 
+	it('signs in once for events read at the same time without a token', async () => {
+		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated', 'decline'] });
+		await session.poll();
+		fake.latencyMs = 20;
+
+		const poll = await session.poll();
+
+		expect(poll.error).toBeUndefined();
+		expect(fake.requestsTo('/oauth/token').map((request) => request.body.grant_type)).toEqual(['password']);
+		expect(fake.apiRequests().map((request) => request.status)).toEqual([200, 200, 200]);
+	});
+
 	it('reads the events at the same time, and emits them together, oldest first', async () => {
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll();
