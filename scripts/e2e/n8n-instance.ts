@@ -21,6 +21,11 @@ export interface N8nInstanceOptions {
 	owner: InstanceOwner;
 	/** Extra environment, e.g. GENERIC_TIMEZONE. */
 	env?: Record<string, string>;
+	/**
+	 * `n8n start` (default), or `n8n worker` of queue mode: it runs executions taken from the queue and
+	 * serves only its health check, on `port`.
+	 */
+	role?: 'main' | 'worker';
 }
 
 /** What `n8n execute --rawOutput` prints after its log lines: the execution, as n8n's IRun. */
@@ -102,6 +107,9 @@ export class N8nInstance {
 			N8N_INSTANCE_OWNER_PASSWORD_HASH: owner.passwordHash,
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 			N8N_LOG_LEVEL: 'info',
+			...(this.options.role === 'worker'
+				? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+				: {}),
 			NODE_OPTIONS: `--require "${OUTBOUND_GUARD}"`,
 			OUTBOUND_GUARD_LOG: this.outboundLogFile,
 			...this.options.env,
@@ -145,10 +153,11 @@ export class N8nInstance {
 		return execution;
 	}
 
-	/** Starts `n8n start` in its own process group (so its task runner stops with it) and waits until it serves. */
+	/** Starts `n8n start` (or `n8n worker`) in its own process group (so its task runner stops with it) and waits until it serves. */
 	async start(timeoutMs = 120_000): Promise<void> {
 		const log = openSync(this.logFile, 'a');
-		const server = spawn(this.options.runtime.node, [this.options.runtime.n8nCli, 'start'], {
+		const command = this.options.role === 'worker' ? ['worker', '--concurrency=10'] : ['start'];
+		const server = spawn(this.options.runtime.node, [this.options.runtime.n8nCli, ...command], {
 			cwd: this.options.userFolder,
 			env: this.environment(await freePort()),
 			stdio: ['ignore', log, log],

@@ -32,6 +32,8 @@ export interface N8nWithPackage {
 	rest: N8nRestClient;
 	/** Where the tarball was installed: <user folder>/.n8n/nodes/node_modules/n8n-nodes-wootric. */
 	packageFolder: string;
+	/** The packed package, for other n8n processes (queue-mode workers) to install too. */
+	tarball: string;
 }
 
 /**
@@ -74,7 +76,7 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 		const nodeTypes = await rest.nodeTypeNames();
 		const missing = PACKAGE_NODE_TYPES.filter((type) => !nodeTypes.includes(type));
 		if (missing.length > 0) throw new Error(`n8n started but did not load ${missing.join(', ')} from the installed package.\nn8n log:\n${n8n.logTail()}`);
-		return { runtime, n8n, rest, packageFolder };
+		return { runtime, n8n, rest, packageFolder, tarball };
 	} catch (error) {
 		await n8n.stop();
 		throw error;

@@ -7,6 +7,8 @@ export interface Ticket {
 	receivedAt: string;
 	/** The JSON body the workflow posted. */
 	fields: Record<string, unknown>;
+	/** The request's Idempotency-Key header: a ticket system opens one ticket per key, however often it is sent. */
+	idempotencyKey?: string;
 }
 
 /**
@@ -16,6 +18,8 @@ export interface Ticket {
 export class TicketServer {
 	readonly tickets: Ticket[] = [];
 	url = '';
+	/** How long each answer takes, as a real ticket system's would. */
+	delayMs = 0;
 	private readonly server: Server;
 
 	constructor(private readonly onTicket: (ticket: Ticket) => void = () => {}) {
@@ -55,7 +59,9 @@ export class TicketServer {
 		} catch {
 			return reply(400, { error: 'the body must be JSON' });
 		}
-		const ticket = { id: this.tickets.length + 1, receivedAt: new Date().toISOString(), fields };
+		if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+		const key = request.headers['idempotency-key'];
+		const ticket: Ticket = { id: this.tickets.length + 1, receivedAt: new Date().toISOString(), fields, ...(typeof key === 'string' ? { idempotencyKey: key } : {}) };
 		this.tickets.push(ticket);
 		this.onTicket(ticket);
 		reply(201, ticket);

@@ -1,0 +1,339 @@
+/**
+ * This package in n8n's queue mode, as teams run it at scale: PostgreSQL, Redis, one main and two workers,
+ * each n8n process with the package installed as a community package (scripts/e2e/queue-cluster.ts).
+ * Webhook executions run on the workers; the trigger polls on the main; everything lives in PostgreSQL.
+ * Each scenario prints its figures (the summary reporter shows them at the end).
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { freePort, runCommand, waitFor } from '../../scripts/e2e/processes';
+import { requireFromN8n } from '../../scripts/e2e/runtime';
+import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
+import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { addResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
+import { ACTIONS, CLIENT_CREDENTIAL, pagesOfResponses, READ_ALL, responsesToTickets, TRIGGER_NAME } from './workflows';
+
+const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1' };
+const PASSWORD_PAGES = pagesOfResponses('queuePagesPassword', 'wootric-pages-password', { id: 'wootricSandbox01', name: 'Wootric sandbox' });
+const CLIENT_PAGES = pagesOfResponses('queuePagesClient', 'wootric-pages-client', CLIENT_CREDENTIAL);
+
+let fake: FakeWootric;
+let tickets: TicketServer;
+let cluster: QueueCluster;
+let workFolder: string;
+let failed = false;
+const figures: string[] = [];
+
+function report(line: string): void {
+	figures.push(line);
+	process.stderr.write(`[queue] ${line}\n`);
+}
+
+/** it(), but a failure also shows the end of every n8n log, and keeps the work folder. */
+function step(name: string, body: () => Promise<void>, timeoutMs: number): void {
+	it(
+		name,
+		async () => {
+			try {
+				await body();
+			} catch (error) {
+				failed = true;
+				if (error instanceof Error && cluster) {
+					const logs = [cluster.n8n, ...cluster.workers].map((n8n, index) => `--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`);
+					error.message += `\n\n${logs.join('\n')}`;
+				}
+				throw error;
+			}
+		},
+		timeoutMs,
+	);
+}
+
+/** One SQL query against n8n's PostgreSQL database: rows of tab-separated values. */
+async function sql(query: string): Promise<string[][]> {
+	const { env } = cluster.services;
+	const { stdout } = await runCommand('psql', ['-h', env.DB_POSTGRESDB_HOST, '-p', env.DB_POSTGRESDB_PORT, '-U', env.DB_POSTGRESDB_USER, '-d', env.DB_POSTGRESDB_DATABASE, '-AtF', '\t', '-c', query]);
+	return stdout
+		.split('\n')
+		.filter(Boolean)
+		.map((line) => line.split('\t'));
+}
+
+/** The execution ids each worker says it started ("Worker started execution <id>"). */
+function executionsPerWorker(): Array<Set<string>> {
+	return cluster.workers.map((worker) => new Set([...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])));
+}
+
+async function postWebhook(path: string, body: FormData | Record<string, unknown> = {}): Promise<{ status: number; body: unknown }> {
+	const response = await fetch(`${cluster.n8n.baseUrl}/webhook/${path}`, {
+		method: 'POST',
+		...(body instanceof FormData ? { body } : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+		signal: AbortSignal.timeout(300_000),
+	});
+	const text = await response.text();
+	let parsed: unknown = text;
+	try {
+		parsed = JSON.parse(text);
+	} catch {
+		// Left as text: a failed run answers with n8n's message.
+	}
+	return { status: response.status, body: parsed };
+}
+
+beforeAll(async () => {
+	workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-queue-'));
+	fake = await new FakeWootric().listen();
+	seedDemoData(fake.store, fake.account);
+	// Enough responses that Return All moves its window past 1,500.
+	const reader = createEndUser(fake.account, fake.store, 'many-answers@example.com');
+	const start = fake.clock.now() - 100_000;
+	for (let index = 0; index < 1_700; index++) addResponse(fake.account, fake.store, { endUserId: reader.id, score: index % 11, createdAt: start + Math.floor(index / 3) });
+	tickets = await new TicketServer().listen();
+	try {
+		cluster = await startQueueCluster({
+			workFolder,
+			port: await freePort(),
+			owner: OWNER,
+			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
+			ticketUrl: tickets.url,
+			workflows: [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES, responsesToTickets(tickets.url)],
+			workers: 2,
+			// Executions a killed worker left "running" are marked crashed within a minute (default: 3 hours).
+			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
+			log: (line) => process.stderr.write(`[queue] ${line}\n`),
+		});
+		const clientCredential = join(workFolder, 'client-credential.json');
+		const { clientId, clientSecret } = fake.credentials;
+		writeFileSync(clientCredential, JSON.stringify([{ ...CLIENT_CREDENTIAL, data: { grantType: 'clientCredentials', clientId, clientSecret, region: 'custom', baseUrl: fake.baseUrl } }]));
+		await cluster.n8n.importCredentials(clientCredential);
+		for (const workflow of [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES]) await cluster.rest.activate(workflow.id);
+	} catch (error) {
+		failed = true;
+		throw error;
+	}
+}, 20 * 60_000);
+
+afterAll(async () => {
+	await cluster?.stop();
+	await fake?.close();
+	await tickets?.close();
+	if (figures.length > 0) process.stderr.write(`\n[queue] Figures\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
+	if (failed) process.stderr.write(`[queue] Kept the work folder for a look: ${workFolder}\n`);
+	else rmSync(workFolder, { recursive: true, force: true });
+}, 120_000);
+
+describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
+	step('every process runs with the package installed, and the database is PostgreSQL', async () => {
+		expect(await cluster.rest.nodeTypeNames()).toEqual(expect.arrayContaining(['n8n-nodes-wootric.wootric', 'n8n-nodes-wootric.wootricTrigger']));
+		expect(await sql(`SELECT count(*) FROM workflow_entity WHERE id IN ('${ACTIONS.id}', '${READ_ALL.id}')`)).toEqual([['2']]);
+		for (const worker of cluster.workers) expect(readFileSync(worker.logFile, 'utf8')).toMatch(/n8n worker server listening/);
+	}, 60_000);
+
+	step(
+		'runs 200 webhook executions of the actions and 10 of Return All at once on both workers: every one succeeds, no POST twice',
+		async () => {
+			fake.latencyMs = 10;
+			const runs = 200;
+			const before = fake.requests.length;
+			const startedBefore = executionsPerWorker().map((ids) => ids.size);
+			const started = Date.now();
+			const actions = Array.from({ length: runs }, async (_, index) => {
+				const form = new FormData();
+				form.append('email', `queue-${index}@example.com`);
+				form.append('csv', new Blob([`email,plan\ncsv-${index}@example.com,pro\n`], { type: 'text/csv' }), `people-${index}.csv`);
+				return await postWebhook('wootric-actions', form);
+			});
+			const reads = Array.from({ length: 10 }, async () => await postWebhook('wootric-read-all'));
+			const [actionResults, readResults] = await Promise.all([Promise.all(actions), Promise.all(reads)]);
+			const seconds = (Date.now() - started) / 1000;
+			fake.latencyMs = 0;
+
+			expect(actionResults.filter((result) => result.status !== 200)).toEqual([]);
+			expect(readResults.filter((result) => result.status !== 200)).toEqual([]);
+			const responseIds = [...fake.account.responses.keys()].sort((a, b) => a - b);
+			for (const result of readResults) {
+				const ids = (result.body as Array<{ id: number }>).map((response) => response.id);
+				expect(ids).toHaveLength(responseIds.length);
+				expect([...new Set(ids)].sort((a, b) => a - b)).toEqual(responseIds);
+			}
+			const requests = fake.requests.slice(before);
+			const posts = (path: string) => requests.filter((request) => request.method === 'POST' && request.path === path);
+			const csvUploads = posts('/v1/email_survey_csv').map((request) => request.files.map((file) => `${file.field}: ${file.content}`).join());
+			const created = posts('/v1/end_users').map((request) => String(request.params.email));
+			const surveyed = posts('/v1/email_survey').map((request) => JSON.stringify(request.params));
+			for (const [what, sent] of [['CSV uploads', csvUploads], ['end users created', created], ['surveys sent', surveyed]] as const) {
+				expect({ what, sent: sent.length, distinct: new Set(sent).size }).toEqual({ what, sent: runs, distinct: runs });
+			}
+			expect(csvUploads.every((upload) => upload.includes('csv-'))).toBe(true);
+			const perWorker = executionsPerWorker().map((ids, index) => ids.size - startedBefore[index]);
+			expect(perWorker.every((count) => count > 0)).toBe(true);
+			expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(runs + 10);
+			const statuses = await sql(`SELECT status, count(*) FROM execution_entity WHERE "workflowId" IN ('${ACTIONS.id}', '${READ_ALL.id}') GROUP BY status`);
+			expect(statuses).toEqual([['success', String(runs + 10)]]);
+			report(`actions on workers: ${runs + 10} executions fired at once (${runs} actions with a CSV upload, 10 Return All of ${responseIds.length}), ${runs + 10} succeeded in ${seconds.toFixed(1)} s; per worker ${perWorker.join(' / ')}; duplicate POSTs 0`);
+		},
+		15 * 60_000,
+	);
+
+	for (const [grant, workflow] of [
+		['password', PASSWORD_PAGES],
+		['client credentials', CLIENT_PAGES],
+	] as const) {
+		step(
+			`renews a token that expires while 60 executions run on both workers (${grant}): none fails, a few sign-ins`,
+			async () => {
+				const path = String(workflow.nodes[0].parameters.path);
+				// Warm up: the credential gets its token before the expiry that counts.
+				expect((await postWebhook(path)).status).toBe(200);
+				fake.latencyMs = 40;
+				const startedBefore = executionsPerWorker().map((ids) => ids.size);
+				let expiredAt: number | undefined;
+				let pageRequests = 0;
+				fake.arrivalHooks.push((request) => {
+					if (request.path !== '/v1/responses' || expiredAt !== undefined) return;
+					if (++pageRequests === 60) {
+						expiredAt = fake.requests.length;
+						fake.store.expireAccessTokens();
+					}
+				});
+				const results = await Promise.all(Array.from({ length: 60 }, async () => await postWebhook(path)));
+				fake.arrivalHooks.length = 0;
+				fake.latencyMs = 0;
+
+				expect(results.filter((result) => result.status !== 200)).toEqual([]);
+				expect(expiredAt).toBeDefined();
+				const signIns = fake.requests.slice(expiredAt).filter((request) => request.path === '/oauth/token');
+				const rejected = fake.requests.slice(expiredAt).filter((request) => request.path === '/v1/responses' && request.status === 401);
+				const perWorker = executionsPerWorker().map((ids, index) => ids.size - startedBefore[index]);
+				expect(perWorker.every((count) => count > 0)).toBe(true);
+				// At most one renewal per worker process (a refresh, and a fallback where the other worker spent it).
+				expect(signIns.filter((request) => request.status === 200).length).toBeLessThanOrEqual(cluster.workers.length);
+				report(
+					`token expiry (${grant}): 60 executions (per worker ${perWorker.join(' / ')}), 0 failed; ${rejected.length} requests met the expired token; ` +
+						`sign-ins after the expiry: ${signIns.map((request) => `${String(request.params.grant_type)} ${request.status}`).join(', ')}`,
+				);
+			},
+			10 * 60_000,
+		);
+	}
+
+	step(
+		'the trigger on the main emits each of 3,000 responses exactly once across bursts, a main restart and a killed worker; its cursor lives in PostgreSQL',
+		async () => {
+			await runTriggerScenario();
+		},
+		25 * 60_000,
+	);
+});
+
+/** Static data of the tickets workflow as PostgreSQL holds it. */
+async function triggerCursor(): Promise<{ since: number; seen: unknown[] } | undefined> {
+	const [[text] = []] = await sql(`SELECT "staticData" FROM workflow_entity WHERE id = 'queueTickets'`);
+	if (!text) return undefined;
+	const staticData = JSON.parse(text) as Record<string, { response?: { since: number; seen: unknown[] } }>;
+	return staticData[`node:${TRIGGER_NAME}`]?.response;
+}
+
+async function runTriggerScenario(): Promise<void> {
+	const answer = createEndUser(fake.account, fake.store, 'burst@example.com');
+	const created: number[] = [];
+	const burst = (count: number, clusterSize: number) => {
+		const second = fake.clock.now();
+		for (let index = 0; index < count; index++) {
+			// The first `clusterSize` share one second (more than a page), the rest the next one.
+			created.push(addResponse(fake.account, fake.store, { endUserId: answer.id, score: index % 11, createdAt: index < clusterSize ? second : second + 1 }).id);
+		}
+	};
+	const distinctTickets = () => new Set(tickets.tickets.map((ticket) => ticket.idempotencyKey));
+	const waitForTickets = async (count: number, timeoutMs: number) =>
+		await waitFor(`${count} distinct tickets`, () => (distinctTickets().size >= count ? true : undefined), {
+			timeoutMs,
+			intervalMs: 500,
+			describe: () => `distinct tickets ${distinctTickets().size}, POSTs ${tickets.tickets.length}`,
+		});
+	tickets.clear();
+	await cluster.rest.activate('queueTickets');
+	await waitFor('the first poll to store its cursor in PostgreSQL', async () => ((await triggerCursor()) ? true : undefined), { timeoutMs: 60_000, intervalMs: 1000 });
+
+	// Burst 1, then the main restarts between two polls while burst 2 arrives.
+	burst(1_000, 120);
+	await waitForTickets(1_000, 180_000);
+	const cursorBeforeRestart = await triggerCursor();
+	await cluster.n8n.stop();
+	burst(1_000, 200);
+	await cluster.n8n.start();
+	await cluster.rest.login(OWNER.email, OWNER.password);
+	await waitForTickets(2_000, 180_000);
+
+	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of it.
+	tickets.delayMs = 40;
+	const beforeBurst3 = executionsPerWorker();
+	burst(1_000, 60);
+	await waitFor('tickets of burst 3 to arrive', () => (distinctTickets().size >= 2_100 ? true : undefined), { timeoutMs: 120_000, intervalMs: 200 });
+	const running = executionsPerWorker().findIndex((ids, index) => ids.size > beforeBurst3[index].size);
+	expect(running).toBeGreaterThanOrEqual(0);
+	const killed = cluster.workers[running];
+	killed.kill('SIGKILL');
+	await killed.whenExited();
+	const ticketsAtKill = distinctTickets().size;
+	await killed.start();
+	tickets.delayMs = 0;
+	// n8n does not run a killed worker's job again (its queue allows no stalled retries): the execution ends
+	// "crashed", the rest of its items unsent. Retrying it, as an operator would, sends them; the ticket
+	// system's idempotency key absorbs the ones that had gone out.
+	const crashed = await waitFor(
+		'the killed execution to be marked',
+		async () => {
+			const rows = await sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = 'queueTickets' AND status NOT IN ('success', 'running', 'new') AND "retryOf" IS NULL`);
+			return rows.length > 0 ? rows : undefined;
+		},
+		{ timeoutMs: 180_000, intervalMs: 2000 },
+	);
+	for (const [id] of crashed) await cluster.rest.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
+	await waitForTickets(3_000, 240_000);
+	await delay15();
+
+	const keys = tickets.tickets.map((ticket) => ticket.idempotencyKey);
+	expect([...distinctTickets()].sort()).toEqual(created.map((id) => `wootric-response-${id}`).sort());
+	const emitted = await emittedByTrigger();
+	const emittedIds = emitted.flat();
+	expect(emittedIds.length).toBe(created.length);
+	expect(new Set(emittedIds).size).toBe(created.length);
+	const cursor = await triggerCursor();
+	expect(cursor?.since).toBeGreaterThanOrEqual(cursorBeforeRestart?.since ?? Infinity);
+	report(
+		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of 120, 200, 60), the main restarted between polls, ` +
+			`worker ${running + 1} killed at ${ticketsAtKill} tickets; the trigger emitted ${emittedIds.length} (${new Set(emittedIds).size} distinct) in ${emitted.length} executions; ` +
+			`tickets ${distinctTickets().size} distinct of ${keys.length} POSTs (${keys.length - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} ${status}`).join(', ')}); ` +
+			`cursor in PostgreSQL workflow_entity."staticData": since ${cursor?.since}`,
+	);
+	await cluster.rest.deactivate('queueTickets');
+}
+
+/** A last quarter-minute poll, so a late duplicate would have shown. */
+async function delay15(): Promise<void> {
+	await new Promise((resolve) => setTimeout(resolve, 16_000));
+}
+
+/** The response ids each trigger execution (not the retries) carried, read from PostgreSQL. */
+async function emittedByTrigger(): Promise<number[][]> {
+	const rows = await sql(
+		`SELECT d.data FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = 'queueTickets' AND e."retryOf" IS NULL ORDER BY e.id`,
+	);
+	const { parse } = requireFromN8n<{ parse: (text: string) => unknown }>(cluster.runtime, 'flatted');
+	type Items = Array<{ json: { id: number } }>;
+	return rows.map(([data]) => {
+		const run = parse(data) as {
+			resultData: { runData: Record<string, Array<{ data?: { main?: Items[] } }>> };
+			executionData?: { nodeExecutionStack: Array<{ node: { name: string }; data: { main: Items[] } }> };
+		};
+		// A run the killed worker never finished holds the trigger's items still waiting on the stack.
+		const items =
+			run.resultData.runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ??
+			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === 'Open Ticket')?.data.main[0] ??
+			[];
+		return items.map((item) => item.json.id);
+	});
+}
