@@ -329,10 +329,10 @@ async function emittedByTrigger(): Promise<number[][]> {
 			resultData: { runData: Record<string, Array<{ data?: { main?: Items[] } }>> };
 			executionData?: { nodeExecutionStack: Array<{ node: { name: string }; data: { main: Items[] } }> };
 		};
-		// A run the killed worker never finished holds the trigger's items still waiting on the stack.
+		// A run the killed worker never finished holds the trigger's items as the main queued them: on the stack.
 		const items =
 			run.resultData.runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ??
-			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === 'Open Ticket')?.data.main[0] ??
+			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === TRIGGER_NAME)?.data.main[0] ??
 			[];
 		return items.map((item) => item.json.id);
 	});
