@@ -3,11 +3,4 @@
  * two workers, started by the suite on 127.0.0.1 and stopped at its end. About 10 minutes with a warm cache.
  * @type {import('jest').Config}
  */
-module.exports = {
-	testEnvironment: 'node',
-	roots: ['<rootDir>/test/e2e-queue'],
-	transform: { '^.+\\.ts$': 'ts-jest' },
-	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
-	testTimeout: 120000,
-	maxWorkers: 1,
-};
+module.exports = { ...require('./jest.e2e.config.js'), roots: ['<rootDir>/test/e2e-queue'] };
