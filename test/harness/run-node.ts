@@ -13,8 +13,8 @@ import { prepareNodeUnderTest } from './node-under-test';
 /** A file for an input item's binary property, e.g. a CSV under `data`. */
 export interface BinaryInput {
 	content: Buffer | string;
-	/** Also gives the MIME type when `mimeType` is left out (by extension, as n8n does). */
-	fileName: string;
+	/** Also gives the MIME type when `mimeType` is left out (by extension, as n8n does); files made by code may have none. */
+	fileName?: string;
 	mimeType?: string;
 }
 

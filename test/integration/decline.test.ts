@@ -258,7 +258,7 @@ describe('Decline resource', () => {
 				{
 					json: {
 						error: 'The end user 999999 was not found in Wootric',
-						description: expect.stringContaining('Wootric says: The record could not be found'),
+						description: expect.stringContaining('Wootric says: The record could not be found.'),
 					},
 					pairedItem: { item: 0 },
 				},

@@ -47,7 +47,7 @@ describe('Email Survey: Send From CSV', () => {
 		expect(csvPosts()).toHaveLength(3);
 		for (const request of csvPosts()) {
 			expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-			expect(request.files).toEqual([expect.objectContaining({ field: 'csv', filename: 'surveys.csv' })]);
+			expect(request.files).toEqual([expect.objectContaining({ field: 'csv', filename: 'people.csv' })]);
 			expect(request.files[0].content.split('\r\n')[0]).toBe(header.join(','));
 			expect(request.body).toEqual({ survey_immediately: 'true', subject: 'Hi {{first_name}}' });
 		}
@@ -59,6 +59,21 @@ describe('Email Survey: Send From CSV', () => {
 			[{ from: 10001, to: 12001 }, 3, 3],
 		]);
 		expect(run.items[0].pairedItem).toEqual({ item: 0 });
+	});
+
+	it("uploads under the binary's own name, the File Name option when set, and surveys.csv for a file without a name", async () => {
+		const csv = csvText(header, rowsOf(2));
+		const unnamed: InputItem = { json: {}, binary: { data: { content: csv, mimeType: 'text/csv' } } };
+
+		const runs = [
+			await sendCsv({ source: 'binary', subject: 'Hi' }, [csvItem(csv, 'march-customers.csv')]),
+			await sendCsv({ source: 'binary', subject: 'Hi', options: { fileName: 'renamed.csv' } }, [csvItem(csv, 'march-customers.csv')]),
+			await sendCsv({ source: 'binary', subject: 'Hi' }, [unnamed]),
+		];
+
+		expect(runs.map((run) => run.error)).toEqual([undefined, undefined, undefined]);
+		expect(csvPosts().map((request) => request.files.map((file) => file.filename))).toEqual([['march-customers.csv'], ['renamed.csv'], ['surveys.csv']]);
+		expect(runs.map((run) => run.items[0].json.file)).toEqual(['march-customers.csv', 'renamed.csv', 'surveys.csv']);
 	});
 
 	it('reads a file with a byte-order mark, CRLF line ends and quoted cells', async () => {
@@ -144,6 +159,7 @@ describe('Email Survey: Send From CSV', () => {
 			people.map((person) => ({ email: person.email, language: person.lang, '___context:first_name': person.first, plan: person.plan })),
 		);
 		expect(run.items).toHaveLength(1);
+		expect(csvPosts()[0].files.map((file) => file.filename)).toEqual(['surveys.csv']);
 		expect(run.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 

@@ -53,7 +53,7 @@ describe('End User Settings', () => {
 		it('names the end user on a 404', async () => {
 			const result = await run({ operation: 'get', endUserId: 424242 });
 
-			expect(result.error).toMatchObject({ message: 'The end user 424242 was not found in Wootric', description: 'Wootric says: The record could not be found' });
+			expect(result.error).toMatchObject({ message: 'The end user 424242 was not found in Wootric', description: 'Wootric says: The record could not be found.' });
 			expect(onlyRequest()).toMatchObject({ method: 'GET', path: '/v1/end_users/424242/settings', status: 404 });
 		});
 	});
@@ -108,7 +108,7 @@ describe('End User Settings', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found' }, pairedItem: { item: 0 } },
+			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found.' }, pairedItem: { item: 0 } },
 			{ json: expect.objectContaining({ end_user_id: user.id }), pairedItem: { item: 1 } },
 		]);
 		expect(fake.apiRequests().map(({ method, path, rawBody }) => [method, path, rawBody])).toEqual([

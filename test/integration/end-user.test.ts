@@ -124,7 +124,7 @@ describe('End User', () => {
 
 			expect(result.error).toMatchObject({
 				message: 'Wootric rejected POST /v1/end_users as a bad request',
-				description: 'Wootric says: email has already been taken',
+				description: 'Wootric says: email has already been taken.',
 			});
 		});
 	});
@@ -168,7 +168,7 @@ describe('End User', () => {
 		it('names the end user on a 404', async () => {
 			const result = await run({ operation: 'update', endUserId: 424242, updateFields: { externalId: 'crm-2' } });
 
-			expect(result.error).toMatchObject({ message: 'The end user 424242 was not found in Wootric', description: 'Wootric says: The record could not be found' });
+			expect(result.error).toMatchObject({ message: 'The end user 424242 was not found in Wootric', description: 'Wootric says: The record could not be found.' });
 			expect(onlyRequest()).toMatchObject({ method: 'PUT', path: '/v1/end_users/424242', rawBody: 'external_id=crm-2', status: 404 });
 		});
 	});
@@ -275,7 +275,7 @@ describe('End User', () => {
 
 			expect(result.error).toMatchObject({
 				message: 'The end user with email nobody@example.com was not found in Wootric',
-				description: 'Wootric says: The record could not be found',
+				description: 'Wootric says: The record could not be found.',
 			});
 		});
 	});
@@ -458,7 +458,7 @@ describe('End User', () => {
 
 			const result = await run({ operation: 'upsert', matchBy: 'email', email: 'new@example.com' });
 
-			expect(result.error).toMatchObject({ httpCode: '400', description: 'Wootric says: lookup refused' });
+			expect(result.error).toMatchObject({ httpCode: '400', description: 'Wootric says: lookup refused.' });
 			expect(fake.apiRequests().map(({ method }) => method)).toEqual(['GET']);
 			expect(fake.account.endUsers.size).toBe(0);
 		});
@@ -476,7 +476,7 @@ describe('End User', () => {
 			expect(result.error).toBeUndefined();
 			expect(result.items).toEqual([
 				{ json: { error: 'End User ID must be a whole number of at least 1 (item 0: got "abc")' }, pairedItem: { item: 0 } },
-				{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found' }, pairedItem: { item: 1 } },
+				{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found.' }, pairedItem: { item: 1 } },
 				{ json: adaRead(user), pairedItem: { item: 2 } },
 			]);
 			expect(fake.apiRequests().map(({ path }) => path)).toEqual(['/v1/end_users/999999', `/v1/end_users/${user.id}`]);

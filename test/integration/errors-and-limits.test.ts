@@ -76,7 +76,7 @@ describe('rate limits, retries and errors', () => {
 		expect(result.error).toMatchObject({
 			httpCode: '503',
 			message: 'Wootric had a server error (503) on GET /v1/segments',
-			description: 'Wootric says: maintenance Tried 4 times.',
+			description: 'Wootric says: maintenance. Tried 4 times.',
 		});
 		expect(fake.requestsTo('/v1/segments')).toHaveLength(4);
 	});
@@ -113,7 +113,7 @@ describe('rate limits, retries and errors', () => {
 		expect(result.error).toMatchObject({
 			httpCode: '404',
 			message: 'The end user 999999 was not found in Wootric',
-			description: 'Wootric says: The record could not be found',
+			description: 'Wootric says: The record could not be found.',
 		});
 	});
 
@@ -122,7 +122,7 @@ describe('rate limits, retries and errors', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found' }, pairedItem: { item: 0 } },
+			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found.' }, pairedItem: { item: 0 } },
 		]);
 	});
 

@@ -186,8 +186,9 @@ describe('Response resource', () => {
 				},
 			]);
 			expect(result.error).toMatchObject({ httpCode: '423', message: 'Wootric refused to change historical end-user properties (423)' });
-			expect(result.error?.description).toContain('Updating historical end user properties is not enabled for this account');
-			expect(result.error?.description).toContain('Ask Wootric support to enable it, or leave the end-user properties out');
+			expect(result.error?.description).toBe(
+				"Wootric says: Updating historical end user properties is not enabled for this account. This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.",
+			);
 			expect(fake.account.responses.get(response.id)!.endUserProperties).toEqual({ plan: 'free', region: 'emea' });
 		});
 
@@ -225,7 +226,7 @@ describe('Response resource', () => {
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
 			{
-				json: { error: `The response 999999 of end user ${user.id} was not found in Wootric`, description: 'Wootric says: The record could not be found' },
+				json: { error: `The response 999999 of end user ${user.id} was not found in Wootric`, description: 'Wootric says: The record could not be found.' },
 				pairedItem: { item: 0 },
 			},
 			{ json: { success: true, deleted: true, id: second.id, end_user_id: user.id }, pairedItem: { item: 1 } },

@@ -60,6 +60,11 @@ export function describeFailure(error: unknown): RequestFailure {
 }
 
 /** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
+/** The API's messages end without a full stop; the description goes on with our own sentences. */
+function asSentence(text: string): string {
+	return /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
 function apiMessagesOf(body: unknown): string[] {
 	let data = body;
 	if (typeof data === 'string') {
@@ -99,7 +104,7 @@ const POST_NOT_RETRIED =
 export function toNodeApiError(node: INode, request: FailedRequest, failure: RequestFailure): NodeApiError {
 	const { status } = failure;
 	const call = `${request.method} ${request.path}`;
-	const said = failure.apiMessages.length > 0 ? `Wootric says: ${failure.apiMessages.join('; ')}` : undefined;
+	const said = failure.apiMessages.length > 0 ? asSentence(`Wootric says: ${failure.apiMessages.join('; ')}`) : undefined;
 	const retried = request.attempts > 1 ? `Tried ${request.attempts} times.` : undefined;
 	let message: string;
 	let hint: string | undefined;

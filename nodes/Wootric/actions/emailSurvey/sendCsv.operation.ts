@@ -84,8 +84,9 @@ export const description: INodeProperties[] = [
 			displayName: 'File Name',
 			name: 'fileName',
 			type: 'string',
-			default: 'surveys.csv',
-			description: 'The name the CSV is uploaded under',
+			default: '',
+			placeholder: 'surveys.csv',
+			description: "The name the CSV is uploaded under. Empty: the binary file's own name, else surveys.csv.",
 		},
 		{
 			displayName: 'Start at Row',
@@ -143,8 +144,13 @@ async function checkLanguages(context: IExecuteFunctions, itemIndex: number, csv
 	}
 }
 
-/** Checks everything, then POSTs /v1/email_survey_csv once per chunk of at most 5,000 rows, in order. */
-async function sendCsv(context: IExecuteFunctions, itemIndex: number, text: string, source: string): Promise<IDataObject[]> {
+const DEFAULT_FILE_NAME = 'surveys.csv';
+
+/**
+ * Checks everything, then POSTs /v1/email_survey_csv once per chunk of at most 5,000 rows, in order. The
+ * upload's name is the File Name option, else `sourceFileName` (a binary input's own), else surveys.csv.
+ */
+async function sendCsv(context: IExecuteFunctions, itemIndex: number, text: string, source: string, sourceFileName?: string): Promise<IDataObject[]> {
 	const csv = parseSurveyCsv(context, itemIndex, text, source);
 	const survey = readSurveyParams(context, itemIndex);
 	const defined = contextVariables(csv);
@@ -154,7 +160,7 @@ async function sendCsv(context: IExecuteFunctions, itemIndex: number, text: stri
 	}
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const startAtRow = integerValue(context, itemIndex, 'Start at Row', options.startAtRow ?? 1, { min: 1, max: csv.rows.length });
-	const fileName = String(options.fileName || 'surveys.csv');
+	const fileName = String(options.fileName || sourceFileName || DEFAULT_FILE_NAME);
 	await checkLanguages(context, itemIndex, csv, survey.language, survey.templateId);
 
 	const chunks = csvChunks(csv, startAtRow);
@@ -197,5 +203,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const property = String(this.getNodeParameter('binaryPropertyName', itemIndex)).trim();
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const text = (await this.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8');
-	return await sendCsv(this, itemIndex, text, `"${binary.fileName ?? property}"`);
+	return await sendCsv(this, itemIndex, text, `"${binary.fileName ?? property}"`, binary.fileName);
 }
