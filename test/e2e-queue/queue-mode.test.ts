@@ -313,7 +313,7 @@ async function runTriggerScenario(): Promise<void> {
 	report(
 		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of 120, 200, 60), the main restarted between polls, ` +
 			`worker ${running + 1} killed at ${ticketsAtKill} tickets; the trigger emitted ${emittedIds.length} (${new Set(emittedIds).size} distinct) in ${emitted.length} executions; ` +
-			`tickets ${distinctTickets().size} distinct of ${keys.length} POSTs (${keys.length - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} ${status}`).join(', ')}); ` +
+			`tickets ${distinctTickets().size} distinct of ${keys.length} POSTs (${keys.length - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} (${status})`).join(', ')}); ` +
 			`cursor in PostgreSQL workflow_entity."staticData": since ${cursor?.since}`,
 	);
 	await cluster.rest.deactivate('queueTickets');
