@@ -3,13 +3,16 @@
  * API (the sandbox), a tiny ticket endpoint, and a real n8n with this package installed, a ready
  * "Wootric sandbox" credential and the example workflows; prints the editor URL and login; stops
  * everything on Ctrl+C. Ports: SANDBOX_PORT (4010), TICKET_PORT (4020), N8N_DEV_PORT (5678).
+ * n8n's data is thrown away on Ctrl+C, unless N8N_DEV_FOLDER names a folder to keep it in: a later run
+ * with the same folder keeps its workflows (the examples are imported only into a new one).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 
 import { FakeWootric, seedDemoData } from '../../test/fake';
-import { startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
+import { devBanner } from './dev-banner';
+import { N8N_DATABASE_FILE, startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
 import { EXAMPLES_FOLDER } from './paths';
 import { TicketServer } from './ticket-server';
 import { readWorkflows } from './workflow-files';
@@ -20,7 +23,10 @@ const port = (name: string, fallback: number) => Number(process.env[name] ?? fal
 const say = (line: string) => console.log(`[dev] ${line}`);
 
 async function main(): Promise<void> {
-	const workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-dev-'));
+	const keptFolder = process.env.N8N_DEV_FOLDER ? resolve(process.env.N8N_DEV_FOLDER) : undefined;
+	if (keptFolder) mkdirSync(keptFolder, { recursive: true });
+	const workFolder = keptFolder ?? mkdtempSync(join(tmpdir(), 'n8n-wootric-dev-'));
+	const firstRun = !existsSync(join(workFolder, N8N_DATABASE_FILE));
 	const sandbox = await new FakeWootric().listen(port('SANDBOX_PORT', 4010));
 	seedDemoData(sandbox.store, sandbox.account);
 	const tickets = await new TicketServer((ticket) => say(`ticket #${ticket.id} opened: ${JSON.stringify(ticket.fields)}`)).listen(port('TICKET_PORT', 4020));
@@ -33,7 +39,7 @@ async function main(): Promise<void> {
 		say('Stopping n8n, the sandbox and the ticket endpoint…');
 		await demo?.n8n.stop();
 		await Promise.all([sandbox.close(), tickets.close()]);
-		rmSync(workFolder, { recursive: true, force: true });
+		if (!keptFolder) rmSync(workFolder, { recursive: true, force: true });
 		process.exit(exitCode);
 	};
 	process.on('SIGINT', () => void stop(0));
@@ -46,7 +52,7 @@ async function main(): Promise<void> {
 			owner: OWNER,
 			wootric: { baseUrl: sandbox.baseUrl, login: sandbox.credentials },
 			ticketUrl: tickets.url,
-			workflows: readWorkflows(EXAMPLES_FOLDER),
+			workflows: firstRun ? readWorkflows(EXAMPLES_FOLDER) : [],
 			log: say,
 		});
 	} catch (error) {
@@ -63,18 +69,17 @@ async function main(): Promise<void> {
 		void stop(1);
 	});
 
-	const { email, password, clientId, clientSecret } = sandbox.credentials;
-	console.log(`
-n8n is ready: ${demo.n8n.baseUrl}
-  Log in as ${OWNER.email} / ${OWNER.password}
-
-The example workflows are imported (Overview → Workflows), using the credential "Wootric sandbox".
-  Fake Wootric API (sandbox) ${sandbox.baseUrl}, with demo data
-    password grant: ${email} / ${password}; client credentials: ${clientId} / ${clientSecret}
-  Ticket endpoint ${tickets.url} (tickets are printed here as they arrive)
-  n8n's log: ${demo.n8n.logFile}
-
-Press Ctrl+C to stop everything.`);
+	console.log(
+		devBanner({
+			n8nUrl: n8n.baseUrl,
+			owner: OWNER,
+			sandbox: { ...sandbox.credentials, baseUrl: sandbox.baseUrl },
+			endUsers: [...sandbox.account.endUsers.values()],
+			ticketsUrl: tickets.url,
+			n8nLogFile: n8n.logFile,
+			keptFolder,
+		}),
+	);
 }
 
 void main();

@@ -7,6 +7,9 @@ import { N8nRestClient } from './rest-client';
 import { bcryptHash, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
 import { writeSandboxCredential, writeWorkflowsForImport, type SandboxLogin, type WorkflowFile } from './workflow-files';
 
+/** n8n's SQLite database inside a work folder: there once n8n has run in it. */
+export const N8N_DATABASE_FILE = join('n8n-user', '.n8n', 'database.sqlite');
+
 /** The node and credential types the package must add to n8n. */
 export const PACKAGE_NODE_TYPES = ['n8n-nodes-wootric.wootric', 'n8n-nodes-wootric.wootricTrigger'];
 export const PACKAGE_CREDENTIAL_TYPES = ['wootricApi'];
@@ -64,9 +67,11 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 	const credentialFile = join(options.workFolder, 'credentials.json');
 	writeSandboxCredential(credentialFile, options.wootric.baseUrl, options.wootric.login);
 	await n8n.importCredentials(credentialFile);
-	const workflowFolder = join(options.workFolder, 'workflows');
-	writeWorkflowsForImport(options.workflows, workflowFolder, { ticketUrl: options.ticketUrl, adapt: options.adaptWorkflow });
-	await n8n.importWorkflows(workflowFolder);
+	if (options.workflows.length > 0) {
+		const workflowFolder = join(options.workFolder, 'workflows');
+		writeWorkflowsForImport(options.workflows, workflowFolder, { ticketUrl: options.ticketUrl, adapt: options.adaptWorkflow });
+		await n8n.importWorkflows(workflowFolder);
+	}
 
 	log(`Starting n8n on ${n8n.baseUrl}…`);
 	await n8n.start();

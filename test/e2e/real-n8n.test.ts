@@ -385,6 +385,25 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 	);
 
 	step(
+		'published, it tickets the detractor that "Record a detractor" records, with the comment (the README\'s first run)',
+		async () => {
+			const ticketed = tickets.tickets.length;
+			const [recorded] = outputOf(await demo.n8n.execute('exRecordDetractor'), 'Record a Score of 2');
+			expect(recorded).toMatchObject({ score: 2, text: expect.stringContaining('Exports') });
+			await waitFor('a ticket for the recorded detractor', () => (tickets.tickets.length > ticketed ? true : undefined), {
+				timeoutMs: ONE_POLL_MS,
+				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+			});
+			await oneMorePoll();
+
+			expect(tickets.tickets.slice(ticketed).map((ticket) => ticket.fields)).toEqual([
+				expect.objectContaining({ requester: 'margaret@example.com', score: 2, comment: recorded.text, wootric_response_id: recorded.id }),
+			]);
+		},
+		4 * ONE_POLL_MS,
+	);
+
+	step(
 		'published across an n8n restart, it tickets the detractors that came in while n8n was down, and nothing twice',
 		async () => {
 			const ticketed = tickets.tickets.length;
