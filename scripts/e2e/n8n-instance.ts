@@ -5,7 +5,7 @@ import { join } from 'node:path';
 
 import { OUTBOUND_GUARD } from './paths';
 import { freePort, runCommand, tail, waitFor } from './processes';
-import type { N8nRuntime } from './runtime';
+import { isN8n1, type N8nRuntime } from './runtime';
 
 export interface InstanceOwner {
 	email: string;
@@ -97,7 +97,8 @@ export class N8nInstance {
 			N8N_AI_ENABLED: 'false',
 			N8N_PYTHON_ENABLED: 'false',
 			N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
-			N8N_DISABLED_MODULES: 'mcp-registry',
+			// n8n 1.x has no such module, and refuses to start when told to disable one it does not know.
+			...(isN8n1(runtime) ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
 			// The package is installed by hand in .n8n/nodes: never fetch or reinstall packages from a registry.
 			N8N_REINSTALL_MISSING_PACKAGES: 'false',
 			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
@@ -168,12 +169,17 @@ export class N8nInstance {
 		server.once('error', (error) => (exited = `could not start: ${error.message}`));
 		let exited: string | undefined;
 		this.exitReason = new Promise((resolve) => server.once('exit', (code, signal) => resolve((exited = signal ?? `exit code ${code}`))));
+		// n8n 1.x says it is ready before its REST API is mounted: a main waits for that too.
+		const readinessPaths = this.options.role === 'worker' ? ['/healthz/readiness'] : ['/healthz/readiness', '/rest/settings'];
 		await waitFor(
 			`n8n to be ready on ${this.baseUrl}`,
 			async () => {
 				if (exited) throw new Error(`n8n stopped while starting (${exited})`);
-				const ready = await fetch(`${this.baseUrl}/healthz/readiness`).catch(() => undefined);
-				return ready?.ok ? true : undefined;
+				for (const path of readinessPaths) {
+					const answer = await fetch(`${this.baseUrl}${path}`).catch(() => undefined);
+					if (!answer?.ok) return undefined;
+				}
+				return true;
 			},
 			{ timeoutMs, intervalMs: 300, describe: () => `${exited ? `n8n exited (${exited}). ` : ''}Log tail:\n${this.logTail()}` },
 		).catch((error: Error) => {

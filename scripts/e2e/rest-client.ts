@@ -47,7 +47,8 @@ export class N8nRestError extends Error {
 
 /**
  * The editor's REST API (/rest), as the editor uses it: a session cookie from POST /rest/login and the
- * browser-id header. Routes as in n8n 2.40's controllers (auth, credentials, workflows, executions).
+ * browser-id header. Routes as in n8n 2.40's controllers (auth, credentials, workflows, executions), with
+ * what 1.123 lacks guarded where it is used (owner setup, manual runs, publication status).
  */
 export class N8nRestClient {
 	private cookie = '';
@@ -68,6 +69,21 @@ export class N8nRestClient {
 		const authCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (!authCookie) throw new Error('POST /rest/login set no n8n-auth cookie');
 		this.cookie = authCookie.split(';')[0];
+	}
+
+	/**
+	 * n8n 1.x has no owner from the environment: the first visitor sets the owner up (POST /rest/owner/setup),
+	 * once per database. Does nothing when an owner exists already.
+	 */
+	async setUpOwnerOnce(owner: { email: string; password: string }): Promise<void> {
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		if (!settings.userManagement.showSetupOnFirstLoad) return;
+		const response = await fetch(`${this.baseUrl}/rest/owner/setup`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+			body: JSON.stringify({ email: owner.email, firstName: 'Demo', lastName: 'Owner', password: owner.password }),
+		});
+		if (!response.ok) throw new N8nRestError(response.status, await response.text(), 'POST /rest/owner/setup');
 	}
 
 	/** A request with the session; returns the body's `data` (n8n wraps every answer in it). */
@@ -135,7 +151,10 @@ export class N8nRestClient {
 
 	/** Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event"); returns the execution id. */
 	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+		// n8n 1.x runs the workflow the editor sends (workflowData); 2.x runs the stored one and drops that field.
+		const workflowData = await this.request<Record<string, unknown>>('GET', `/rest/workflows/${workflowId}`);
 		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflowId}/run`, {
+			workflowData,
 			triggerToStartFrom: { name: triggerName },
 		});
 		if (!result.executionId) throw new Error(`Running ${workflowId} from "${triggerName}" started no execution: ${JSON.stringify(result)}`);
@@ -163,6 +182,7 @@ export class N8nRestClient {
 	async activate(workflowId: string, timeoutMs = 30_000): Promise<void> {
 		const { versionId } = await this.request<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
 		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
+		if (!(await this.hasPublicationStatus(workflowId))) return;
 		const settled = await waitFor(
 			`workflow ${workflowId} to be published`,
 			async () => {
@@ -177,6 +197,17 @@ export class N8nRestClient {
 		}
 	}
 
+	/** n8n 2.x (de)activates through an outbox and reports it here; 1.x has no such route and answers once done. */
+	private async hasPublicationStatus(workflowId: string): Promise<boolean> {
+		return await this.publicationStatus(workflowId).then(
+			() => true,
+			(error: unknown) => {
+				if (error instanceof N8nRestError && error.status === 404) return false;
+				throw error;
+			},
+		);
+	}
+
 	/** GET /rest/workflows/<id>/publication-status: whether the published version's triggers are live. */
 	async publicationStatus(workflowId: string): Promise<PublicationStatus> {
 		return await this.request<PublicationStatus>('GET', `/rest/workflows/${workflowId}/publication-status`);
@@ -185,6 +216,7 @@ export class N8nRestClient {
 	/** Unpublishes the workflow and waits until its triggers are stopped. */
 	async deactivate(workflowId: string, timeoutMs = 30_000): Promise<void> {
 		await this.request('POST', `/rest/workflows/${workflowId}/deactivate`, {});
+		if (!(await this.hasPublicationStatus(workflowId))) return;
 		await waitFor(
 			`workflow ${workflowId} to be unpublished`,
 			async () => ((await this.publicationStatus(workflowId)).status === 'not_published' ? true : undefined),

@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { PROVISION_SCRIPT } from './paths';
@@ -6,6 +7,8 @@ import { runCommand } from './processes';
 /** Node 24 and n8n, as provision.sh lays them out in its cache folder. */
 export interface N8nRuntime {
 	folder: string;
+	/** The n8n version provisioned: E2E_N8N_VERSION, else the pinned one of n8n-versions.json. */
+	n8nVersion: string;
 	/** The Node 24 binary that runs n8n, and its folder (first on n8n's PATH). */
 	node: string;
 	nodeBinFolder: string;
@@ -30,7 +33,13 @@ export async function provisionRuntime(log: (line: string) => void = () => {}): 
 	const folder = stdout.trim().split('\n').pop() ?? '';
 	const nodeBinFolder = join(folder, 'runtime', 'node_modules', 'node', 'bin');
 	const nodeModules = join(folder, 'n8n', 'node_modules');
-	return { folder, node: join(nodeBinFolder, 'node'), nodeBinFolder, n8nCli: join(nodeModules, 'n8n', 'bin', 'n8n'), nodeModules };
+	const { version: n8nVersion } = JSON.parse(readFileSync(join(nodeModules, 'n8n', 'package.json'), 'utf8')) as { version: string };
+	return { folder, n8nVersion, node: join(nodeBinFolder, 'node'), nodeBinFolder, n8nCli: join(nodeModules, 'n8n', 'bin', 'n8n'), nodeModules };
+}
+
+/** The last 1.x line (1.123): what differs from 2.x is guarded by this, in the harness only. */
+export function isN8n1(runtime: N8nRuntime): boolean {
+	return runtime.n8nVersion.startsWith('1.');
 }
 
 /** A module from n8n's node_modules (pure JS ones only: this process runs on the machine's Node). */

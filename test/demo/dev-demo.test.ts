@@ -1,6 +1,9 @@
+import { join } from 'node:path';
+
 import { devBanner } from '../../scripts/e2e/dev-banner';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { readWorkflows, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import { ACTIONS, READ_ALL, pagesOfResponses, responsesToTickets } from '../e2e-queue/workflows';
 import { FakeWootric, seedDemoData } from '../fake';
 
 /** `npm run dev`'s first-run promise: the banner names what the operations need, and the headline flow is ready. */
@@ -53,5 +56,11 @@ describe('npm run dev: the demo', () => {
 		// A detractor (0–6) with its comment, so "New detractor → ticket" (Wait Until Complete) tickets it at the next poll.
 		expect(record.parameters.score).toBeLessThanOrEqual(6);
 		for (const node of [find, record]) expect(node.credentials).toEqual({ wootricApi: { id: 'wootricSandbox01', name: 'Wootric sandbox' } });
+	});
+
+	it('gives every workflow it imports an id n8n 1.x accepts (at most 16 characters; a longer one never saves a trigger\'s cursor)', () => {
+		const queueWorkflows = [ACTIONS, READ_ALL, pagesOfResponses('queuePagesPass', 'p', { id: 'c', name: 'c' }), responsesToTickets('http://t')];
+		const workflows = [...examples, ...readWorkflows(join(__dirname, '..', 'e2e', 'workflows')), ...queueWorkflows];
+		expect(workflows.filter((workflow) => workflow.id.length > 16).map((workflow) => workflow.id)).toEqual([]);
 	});
 });

@@ -16,7 +16,7 @@ import { addResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
 import { ACTIONS, CLIENT_CREDENTIAL, pagesOfResponses, READ_ALL, responsesToTickets, TRIGGER_NAME } from './workflows';
 
 const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1' };
-const PASSWORD_PAGES = pagesOfResponses('queuePagesPassword', 'wootric-pages-password', { id: 'wootricSandbox01', name: 'Wootric sandbox' });
+const PASSWORD_PAGES = pagesOfResponses('queuePagesPass', 'wootric-pages-password', { id: 'wootricSandbox01', name: 'Wootric sandbox' });
 const CLIENT_PAGES = pagesOfResponses('queuePagesClient', 'wootric-pages-client', CLIENT_CREDENTIAL);
 
 let fake: FakeWootric;

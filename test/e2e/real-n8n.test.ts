@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { CliExecutionError } from '../../scripts/e2e/n8n-instance';
 import { PACKAGE_CREDENTIAL_TYPES, PACKAGE_NODE_TYPES, startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
+import { isN8n1 } from '../../scripts/e2e/runtime';
 import { delay, freePort, waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
 import { readWorkflows, SANDBOX_CREDENTIAL, sandboxCredentialData, type WorkflowFile } from '../../scripts/e2e/workflow-files';
@@ -19,7 +20,7 @@ import { outputOf, RequestLog } from './helpers';
 
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
-const DETRACTOR_WORKFLOW = 'exDetractorTicket';
+const DETRACTOR_WORKFLOW = 'exNewDetractor';
 const DETRACTOR_TRIGGER = 'New Detractor';
 /** Polls every 15 s (see quarterMinutePolls), so the wait for one poll is bounded by this. */
 const ONE_POLL_MS = 40_000;
@@ -175,7 +176,7 @@ describe('action workflows, run with `n8n execute`', () => {
 	});
 
 	step('"Weekly NPS summary" asks for the seven days before today and outputs the summary', async () => {
-		const [summary] = outputOf(await demo.n8n.execute('exWeeklyNpsSummary'), "Last Week's NPS");
+		const [summary] = outputOf(await demo.n8n.execute('exWeeklyNps'), "Last Week's NPS");
 
 		const { date } = requests.one('GET', '/v1/nps_summary').query as { date: { start: string; end: string } };
 		expect(date.start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
@@ -184,7 +185,7 @@ describe('action workflows, run with `n8n execute`', () => {
 	});
 
 	step('End User Get → End User Setting Update → Get turns email surveys off for the end user found', async () => {
-		const execution = await demo.n8n.execute('e2eEndUserSettings');
+		const execution = await demo.n8n.execute('e2eUserSettings');
 		const grace = endUser('grace@example.com');
 
 		expect(outputOf(execution, 'Find Grace')).toEqual([expect.objectContaining({ id: grace.id })]);
@@ -238,7 +239,7 @@ describe('action workflows, run with `n8n execute`', () => {
 	});
 
 	step('a lookup of an unknown end user fails the run with an error that names the end user, the node and the 404', async () => {
-		const failure = await demo.n8n.execute('e2eMissingEndUser').then(
+		const failure = await demo.n8n.execute('e2eMissingUser').then(
 			() => undefined,
 			(error: unknown) => error,
 		);
@@ -273,6 +274,10 @@ describe('credential test, through the REST API', () => {
 		const data = { grantType: 'clientCredentials', clientId: fake.credentials.clientId, clientSecret: fake.credentials.clientSecret, region: 'custom', baseUrl: fake.baseUrl };
 
 		expect(await demo.rest.testCredential({ ...SANDBOX_CREDENTIAL, data })).toEqual({ status: 'OK', message: expect.any(String) });
+		// n8n 2.x saves only the token a test got; 1.x saves the whole form it tested with it (README, Compatibility).
+		const { grantType } = (await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id)).data;
+		expect(grantType).toBe(isN8n1(demo.runtime) ? 'clientCredentials' : 'password');
+		await demo.rest.updateCredential({ ...stored(), data: { ...stored().data, accessToken: '', refreshToken: '' } });
 	});
 
 	step('fails for a wrong password, saying what to check and without showing the password', async () => {
@@ -388,7 +393,7 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 		'published, it tickets the detractor that "Record a detractor" records, with the comment (the README\'s first run)',
 		async () => {
 			const ticketed = tickets.tickets.length;
-			const [recorded] = outputOf(await demo.n8n.execute('exRecordDetractor'), 'Record a Score of 2');
+			const [recorded] = outputOf(await demo.n8n.execute('exRecordScore'), 'Record a Score of 2');
 			expect(recorded).toMatchObject({ score: 2, text: expect.stringContaining('Exports') });
 			await waitFor('a ticket for the recorded detractor', () => (tickets.tickets.length > ticketed ? true : undefined), {
 				timeoutMs: ONE_POLL_MS,
