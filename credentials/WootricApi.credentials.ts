@@ -9,6 +9,7 @@ import type {
 	IHttpRequestHelper,
 	INodeProperties,
 } from 'n8n-workflow';
+import { ExecutionBaseError } from 'n8n-workflow';
 
 const REGION_HOSTS: Record<string, string> = {
 	us: 'https://api.wootric.com',
@@ -38,19 +39,22 @@ interface TokenResponse {
 	refresh_token?: string;
 }
 
+/** Where a WootricSignInError's facts also go: its context, which every n8n version copies into the error that wraps it. */
+export const SIGN_IN_CONTEXT = 'wootricSignIn';
+
 /**
  * A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. Its status
  * is not called `status`, nor is a network error code put in the message: n8n would swap either for a
- * generic text.
+ * generic text. n8n wraps it in a NodeApiError; n8n 1.x drops that wrapper's `cause` but keeps the context
+ * of an n8n error, hence an ExecutionBaseError with the facts in its context.
  */
-export class WootricSignInError extends Error {
-	override name = 'WootricSignInError';
-
+export class WootricSignInError extends ExecutionBaseError {
 	constructor(
 		message: string,
 		readonly httpStatus?: number,
 	) {
 		super(message);
+		this.context[SIGN_IN_CONTEXT] = { message, httpStatus: httpStatus ?? null };
 	}
 }
 

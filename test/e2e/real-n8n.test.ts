@@ -457,6 +457,23 @@ describe('a credential changed in the editor', () => {
 		expect(await demo.rest.testCredential(credential)).toMatchObject({ status: 'Error' });
 	});
 
+	it('saved with a wrong password, a run fails at once with the sign-in\'s own message', async () => {
+		const tokenRequests = fake.requestsTo('/oauth/token').length;
+		await demo.rest.updateCredential({ ...SANDBOX_CREDENTIAL, data: { ...sandboxCredentialData(fake.baseUrl, fake.credentials), password: 'not-the-password' } });
+		try {
+			const failure = await demo.n8n.execute('e2eAccount').then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+
+			expect(failure).toBeInstanceOf(CliExecutionError);
+			expect((failure as CliExecutionError).execution.data.resultData.error?.message).toMatch(/^Wootric refused the sign-in \(400/);
+			expect(fake.requestsTo('/oauth/token').slice(tokenRequests).map((request) => request.status)).toEqual([400]);
+		} finally {
+			await demo.rest.updateCredential({ ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(fake.baseUrl, fake.credentials) });
+		}
+	});
+
 	it('changed to another login, the credential reads that login\'s account', async () => {
 		const other = fake.store.addAccount({ token: 'NPS-0b0b0b0b' });
 		other.segments.push({ name: 'segment-of-the-other-account', dataType: 'string', createdAt: 0 });

@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { networkProblem, WootricSignInError } from '../../../credentials/WootricApi.credentials';
+import { networkProblem, SIGN_IN_CONTEXT, WootricSignInError } from '../../../credentials/WootricApi.credentials';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
 export interface RequestFailure {
@@ -21,6 +21,8 @@ interface HttpErrorShape {
 	httpCode?: string | null;
 	cause?: unknown;
 	response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
+	/** n8n's errors: a NodeApiError keeps the answer's body here, a wrapped sign-in error its facts. */
+	context?: { data?: unknown; [SIGN_IN_CONTEXT]?: { message: string; httpStatus: number | null } };
 }
 
 export const MALFORMED_JSON = 'MALFORMED_JSON';
@@ -34,7 +36,11 @@ export function isNotFound(error: unknown): boolean {
 	return error instanceof NodeApiError && error.httpCode === '404';
 }
 
-/** n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through both. */
+/**
+ * n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through both. n8n 1.x
+ * drops the wrapper's `cause`; what it keeps is read instead: the status (httpCode), the answer's body and a
+ * sign-in error's facts (context). The answer's headers are lost there, so a 429 waits the default time.
+ */
 export function describeFailure(error: unknown): RequestFailure {
 	const chain: HttpErrorShape[] = [];
 	for (let current = error as HttpErrorShape | undefined; current && chain.length < 5; current = current.cause as HttpErrorShape | undefined) {
@@ -42,6 +48,8 @@ export function describeFailure(error: unknown): RequestFailure {
 	}
 	const signIn = chain.find((entry) => entry instanceof WootricSignInError) as WootricSignInError | undefined;
 	if (signIn) return { status: signIn.httpStatus, headers: {}, apiMessages: [], signIn: signIn.message };
+	const keptSignIn = chain.map((entry) => entry.context?.[SIGN_IN_CONTEXT]).find(Boolean);
+	if (keptSignIn) return { status: keptSignIn.httpStatus ?? undefined, headers: {}, apiMessages: [], signIn: keptSignIn.message };
 	const response = chain.find((entry) => entry.response?.status !== undefined)?.response;
 	if (response) {
 		return {
@@ -51,19 +59,22 @@ export function describeFailure(error: unknown): RequestFailure {
 		};
 	}
 	const httpCode = Number(chain.find((entry) => entry.httpCode)?.httpCode);
+	const status = Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined;
+	if (status !== undefined) return { status, headers: {}, apiMessages: apiMessagesOf(chain.find((entry) => entry.context?.data)?.context?.data) };
 	return {
-		status: Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined,
+		status,
 		headers: {},
 		apiMessages: [],
 		code: chain.map((entry) => entry.code).find((code) => typeof code === 'string') ?? 'NETWORK_ERROR',
 	};
 }
 
-/** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
 /** The API's messages end without a full stop; the description goes on with our own sentences. */
 function asSentence(text: string): string {
 	return /[.!?]$/.test(text) ? text : `${text}.`;
 }
+
+/** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
 
 function apiMessagesOf(body: unknown): string[] {
 	let data = body;
