@@ -64,7 +64,7 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 		owner: { ...options.owner, passwordHash: await bcryptHash(runtime, options.owner.password) },
 		env: options.env,
 	});
-	log('Importing the sandbox credential and the workflows…');
+	log(`Importing the sandbox credential${options.workflows.length > 0 ? ' and the workflows' : ''}…`);
 	const credentialFile = join(options.workFolder, 'credentials.json');
 	writeSandboxCredential(credentialFile, options.wootric.baseUrl, options.wootric.login);
 	await n8n.importCredentials(credentialFile);
