@@ -39,7 +39,7 @@ interface TokenResponse {
 	refresh_token?: string;
 }
 
-/** Where a WootricSignInError's facts also go: its context, which every n8n version copies into the error that wraps it. */
+/** Where a WootricSignInError keeps its facts for the transport: its context, which n8n copies into the error that wraps it. */
 export const SIGN_IN_CONTEXT = 'wootricSignIn';
 
 /**

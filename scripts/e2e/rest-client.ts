@@ -60,15 +60,21 @@ export class N8nRestClient {
 	) {}
 
 	async login(email: string, password: string): Promise<void> {
-		const response = await fetch(`${this.baseUrl}/rest/login`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
-			body: JSON.stringify({ emailOrLdapLoginId: email, password }),
-		});
-		if (!response.ok) throw new N8nRestError(response.status, await response.text(), 'POST /rest/login');
+		const response = await this.postWithoutSession('/rest/login', { emailOrLdapLoginId: email, password });
 		const authCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
 		if (!authCookie) throw new Error('POST /rest/login set no n8n-auth cookie');
 		this.cookie = authCookie.split(';')[0];
+	}
+
+	/** A POST before logging in (the login itself, the owner setup); throws unless it succeeded. */
+	private async postWithoutSession(path: string, body: unknown): Promise<Response> {
+		const response = await fetch(`${this.baseUrl}${path}`, {
+			method: 'POST',
+			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
+			body: JSON.stringify(body),
+		});
+		if (!response.ok) throw new N8nRestError(response.status, await response.text(), `POST ${path}`);
+		return response;
 	}
 
 	/**
@@ -78,12 +84,7 @@ export class N8nRestClient {
 	async setUpOwnerOnce(owner: { email: string; password: string }): Promise<void> {
 		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
 		if (!settings.userManagement.showSetupOnFirstLoad) return;
-		const response = await fetch(`${this.baseUrl}/rest/owner/setup`, {
-			method: 'POST',
-			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
-			body: JSON.stringify({ email: owner.email, firstName: 'Demo', lastName: 'Owner', password: owner.password }),
-		});
-		if (!response.ok) throw new N8nRestError(response.status, await response.text(), 'POST /rest/owner/setup');
+		await this.postWithoutSession('/rest/owner/setup', { email: owner.email, firstName: 'Demo', lastName: 'Owner', password: owner.password });
 	}
 
 	/** A request with the session; returns the body's `data` (n8n wraps every answer in it). */

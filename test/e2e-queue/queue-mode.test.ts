@@ -107,6 +107,11 @@ async function fireWebhooks(workflowIds: string[], calls: Array<{ path: string; 
 	return { answers, lost: results.length - answers.length };
 }
 
+/** For a figure line: the webhook answers n8n lost (see fireWebhooks), if any. */
+function lostAnswersNote(lost: number): string {
+	return lost > 0 ? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)` : '';
+}
+
 beforeAll(async () => {
 	workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-queue-'));
 	fake = await new FakeWootric().listen();
@@ -200,7 +205,7 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 			expect(statuses).toEqual([['success', String(runs + 10)]]);
 			report(
 				`actions on workers: ${runs + 10} executions fired at once (${runs} actions with a CSV upload, 10 Return All of ${responseIds.length}), ${runs + 10} succeeded in ${seconds.toFixed(1)} s; per worker ${perWorker.join(' / ')}; duplicate POSTs 0` +
-					(lost > 0 ? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)` : ''),
+					lostAnswersNote(lost),
 			);
 		},
 		15 * 60_000,
@@ -246,7 +251,7 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 				report(
 					`token expiry (${grant}): 60 executions (per worker ${perWorker.join(' / ')}), 0 failed; ${rejected.length} requests met the expired token; ` +
 						`sign-ins after the expiry: ${signIns.map((request) => `${String(request.params.grant_type)} ${request.status}`).join(', ')}` +
-						(lost > 0 ? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)` : ''),
+						lostAnswersNote(lost),
 				);
 			},
 			10 * 60_000,

@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { networkProblem, SIGN_IN_CONTEXT, WootricSignInError } from '../../../credentials/WootricApi.credentials';
+import { networkProblem, SIGN_IN_CONTEXT } from '../../../credentials/WootricApi.credentials';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
 export interface RequestFailure {
@@ -46,10 +46,9 @@ export function describeFailure(error: unknown): RequestFailure {
 	for (let current = error as HttpErrorShape | undefined; current && chain.length < 5; current = current.cause as HttpErrorShape | undefined) {
 		chain.push(current);
 	}
-	const signIn = chain.find((entry) => entry instanceof WootricSignInError) as WootricSignInError | undefined;
-	if (signIn) return { status: signIn.httpStatus, headers: {}, apiMessages: [], signIn: signIn.message };
-	const keptSignIn = chain.map((entry) => entry.context?.[SIGN_IN_CONTEXT]).find(Boolean);
-	if (keptSignIn) return { status: keptSignIn.httpStatus ?? undefined, headers: {}, apiMessages: [], signIn: keptSignIn.message };
+	// The sign-in error's own context, or the context n8n 1.x copied into the wrapper that dropped it.
+	const signIn = chain.map((entry) => entry.context?.[SIGN_IN_CONTEXT]).find(Boolean);
+	if (signIn) return { status: signIn.httpStatus ?? undefined, headers: {}, apiMessages: [], signIn: signIn.message };
 	const response = chain.find((entry) => entry.response?.status !== undefined)?.response;
 	if (response) {
 		return {
@@ -62,7 +61,7 @@ export function describeFailure(error: unknown): RequestFailure {
 	const status = Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined;
 	if (status !== undefined) return { status, headers: {}, apiMessages: apiMessagesOf(chain.find((entry) => entry.context?.data)?.context?.data) };
 	return {
-		status,
+		status: undefined,
 		headers: {},
 		apiMessages: [],
 		code: chain.map((entry) => entry.code).find((code) => typeof code === 'string') ?? 'NETWORK_ERROR',
@@ -75,7 +74,6 @@ function asSentence(text: string): string {
 }
 
 /** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
-
 function apiMessagesOf(body: unknown): string[] {
 	let data = body;
 	if (typeof data === 'string') {
