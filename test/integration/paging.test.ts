@@ -2,9 +2,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { addResponse, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode, type NodeRun } from '../harness';
-import { credentialsFor, seedResponses } from '../support/wootric';
+import { credentialsFor, listReading, listRequestBound, seedResponses } from '../support/wootric';
 
-const requestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + 1;
 
 /** Return All and Limit over the list endpoints: every record once, in order, within the request bound. */
 describe('paging through lists', () => {
@@ -24,7 +23,7 @@ describe('paging through lists', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
 		const listRequests = fake.requestsTo('/v1/responses');
-		expect(listRequests.length).toBeLessThanOrEqual(requestBound(4000));
+		expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(4000));
 		const clusterSecond = responses[1441].createdAt;
 		expect(listRequests[0].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=1&per_page=50');
 		expect(listRequests[29].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=30&per_page=50');
@@ -38,7 +37,7 @@ describe('paging through lists', () => {
 
 		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id).reverse());
 		const listRequests = fake.requestsTo('/v1/responses');
-		expect(listRequests.length).toBeLessThanOrEqual(requestBound(1600));
+		expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(1600));
 		expect(listRequests[30].rawQuery).toMatch(/^created\[lte\]=\d+&sort_key=created_at&sort_order=desc&page=1&per_page=50$/);
 	});
 
@@ -118,8 +117,8 @@ describe('paging through lists', () => {
 
 			expect(run.error).toBeUndefined();
 			expect(sortedIds(run)).toEqual(ids);
-			// 80 pages, plus each of the three window moves re-reading its edge second (100 records), plus one ahead.
-			expect(fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`)).length).toBeLessThanOrEqual(80 + 3 * 2 + 1);
+			// 80 pages, plus each of the three window moves re-reading its edge second (100 records), plus those ahead of the end.
+			expect(fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`)).length).toBeLessThanOrEqual(80 + 3 * 2 + listReading.pagesInFlight);
 		});
 
 		it('returns the 3,000 of 4,000 sharing both seconds it can read, and says so on the output', async () => {
@@ -157,30 +156,37 @@ describe('paging through lists', () => {
 		});
 	});
 
-	describe('two pages on their way at once', () => {
-		const pagesAsked = () => fake.requestsTo('/v1/responses').map((request) => Number(request.query.page));
+	describe('pages read ahead', () => {
+		const listRequests = () => fake.requestsTo('/v1/responses');
+		const pagesAsked = () => listRequests().map((request) => Number(request.query.page));
+		const { pagesInFlight } = listReading;
 
-		it('asks for page 1 alone, then for the next page while reading one: one request ahead of the end', async () => {
+		it('reads with up to the chosen number of pages on their way, and wastes at most that many less one at the end', async () => {
 			const { responses } = seedResponses(fake, 500);
 			fake.latencyMs = 20;
 
 			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
 
 			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
-			expect(pagesAsked().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+			expect(pagesInFlight).toBeGreaterThan(2);
+			expect(fake.mostAtOnce).toBe(pagesInFlight);
+			// 10 full pages and the empty page 11 that ends the list, then those asked for ahead of it.
+			expect(pagesAsked().sort((a, b) => a - b)).toEqual(Array.from({ length: 11 + pagesInFlight - 1 }, (_, index) => index + 1));
 			expect(pagesAsked()[0]).toBe(1);
-			expect(fake.mostAtOnce).toBe(2);
 		});
 
-		it('sends one request for a list shorter than a page', async () => {
+		it('sends one request for a list shorter than a page, and grows the pages ahead with the full pages read', async () => {
 			seedResponses(fake, 49);
 			fake.latencyMs = 20;
-
-			const run = await getResponses({ returnAll: true });
-
-			expect(run.items).toHaveLength(49);
+			expect((await getResponses({ returnAll: true })).items).toHaveLength(49);
 			expect(pagesAsked()).toEqual([1]);
 			expect(fake.mostAtOnce).toBe(1);
+
+			seedResponses(fake, 51);
+			fake.requests.length = 0;
+			expect((await getResponses({ returnAll: true })).items).toHaveLength(100);
+			// Page 1 full: page 2 and one ahead; page 2 full: two more ahead of page 3.
+			expect(pagesAsked().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
 		});
 
 		it('asks for a failed page ahead again the usual way, with retries', async () => {
@@ -191,8 +197,19 @@ describe('paging through lists', () => {
 
 			expect(run.error).toBeUndefined();
 			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
-			const page4 = fake.requestsTo('/v1/responses').filter((request) => request.query.page === '4');
+			const page4 = listRequests().filter((request) => request.query.page === '4');
 			expect(page4.map((request) => request.status)).toEqual([503, 503, 200]);
+		});
+
+		it('asks for a page ahead that another client’s traffic got refused (429) again after the reset', async () => {
+			const { responses } = seedResponses(fake, 400);
+			fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '5', times: 1, fault: { kind: 'rateLimited', resetInSeconds: 1 } });
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.error).toBeUndefined();
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			expect(listRequests().filter((request) => request.query.page === '5').map((request) => request.status)).toEqual([429, 200]);
 		});
 
 		it('asks for one page at a time when the rate limit has fewer than two requests left, and earns no 429', async () => {
@@ -203,8 +220,25 @@ describe('paging through lists', () => {
 
 			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
 			expect(pagesAsked()).toEqual([1, 2, 3]);
-			expect(fake.requestsTo('/v1/responses').map((request) => request.status)).toEqual([200, 200, 200]);
+			expect(listRequests().map((request) => request.status)).toEqual([200, 200, 200]);
 			expect(fake.mostAtOnce).toBe(1);
+		});
+
+		it('keeps the pages on their way within what the rate limit has left: no 429, every record once', async () => {
+			const { responses } = seedResponses(fake, 1000);
+			fake.latencyMs = 20;
+			fake.rateLimits.set('GET /v1/responses', 6, 2);
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.error).toBeUndefined();
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			// The fake answers 429 to any request past the limit.
+			expect(listRequests().filter((request) => request.status !== 200)).toEqual([]);
+			// It did read ahead where the limit left room, up to the chosen number of pages.
+			expect(fake.mostAtOnce).toBeGreaterThan(1);
+			expect(fake.mostAtOnce).toBeLessThanOrEqual(Math.min(pagesInFlight, 6));
+			expect(listRequests().length).toBeLessThanOrEqual(listRequestBound(1000));
 		});
 	});
 });

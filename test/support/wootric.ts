@@ -5,6 +5,16 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import { replaceContents, REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
 
+/**
+ * The built node's list reading setting, from the files the harness runs (dist/): how many pages of a list
+ * may be on their way at once. Request bounds are read from it; the bench varies it.
+ */
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+export const listReading = (require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging')) as typeof import('../../nodes/Wootric/transport/paging')).listReading;
+
+/** At most this many requests read N records of a list: ceil(N/50) + ceil(N/1500) + the pages in flight (those asked for ahead of the end). */
+export const listRequestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + listReading.pagesInFlight;
+
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
 	const { email, password } = fake.credentials;

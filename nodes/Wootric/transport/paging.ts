@@ -71,6 +71,8 @@ interface Listing {
 	remaining: number;
 	/** Whether a second can be split by the other time (the endpoint takes both filters and sort keys). */
 	splittable: boolean;
+	/** Full pages read so far, in every window: how far ahead the reading may go. */
+	fullPagesRead: number;
 }
 
 /** One query's sort: the time whose seconds the records are read in (undefined: another sort key). */
@@ -104,27 +106,41 @@ function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 }
 
 /**
- * The pages of one query in order, up to page 30. Page 1 goes alone, so a short list (an idle trigger
- * poll) costs one request; from page 2 on, while `readAhead()` says so, the next page is on its way while
- * one is read. That page is sent once: if it fails it is asked for again the usual way, with retries.
- * It is let finish when the reading stops, so no request outlives the listing.
+ * How many pages of one list may be on their way at once. Over a real network a page costs a round trip
+ * and, on n8n's request path, a new connection; pages asked for together cost about one (README, Long
+ * lists: the curve this value was chosen from). The bench sets it to draw that curve.
  */
-async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise<unknown>, readAhead: () => boolean): AsyncGenerator<unknown> {
-	let ahead: Promise<{ records: unknown } | undefined> | undefined;
+export const listReading = { pagesInFlight: 4 };
+
+/**
+ * The pages of one query in order, up to page 30. `mayAskAhead(ahead)` says whether another page can go
+ * out while the one being read and `ahead` more are on their way. A page asked for ahead is sent once: if
+ * it fails it is asked for again the usual way, with retries. Those still on their way when the reading
+ * stops are let finish, so no request outlives the listing.
+ */
+async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise<unknown>, mayAskAhead: (ahead: number) => boolean): AsyncGenerator<unknown> {
+	const early = new Map<number, Promise<{ records: unknown } | undefined>>();
+	let asked = 0;
 	try {
 		for (let page = 1; page <= MAX_PAGE; page++) {
-			const current = ahead ? ahead.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
-			ahead = undefined;
-			if (page > 1 && page < MAX_PAGE && readAhead()) {
-				ahead = fetchPage(page + 1, true).then(
-					(records) => ({ records }),
-					() => undefined,
+			const sentEarly = early.get(page);
+			early.delete(page);
+			const current = sentEarly ? sentEarly.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
+			asked = Math.max(asked, page);
+			while (asked < MAX_PAGE && mayAskAhead(asked - page)) {
+				asked++;
+				early.set(
+					asked,
+					fetchPage(asked, true).then(
+						(records) => ({ records }),
+						() => undefined,
+					),
 				);
 			}
 			yield await current;
 		}
 	} finally {
-		await ahead;
+		await Promise.all(early.values());
 	}
 }
 
@@ -151,17 +167,23 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?:
 			itemIndex: request.itemIndex,
 			once,
 		});
-	// Another page is wanted only if the one being read cannot reach the limit.
-	const readAhead = () => listing.remaining > PER_PAGE && canSendAhead(context, 'GET', request.path);
+	// Pages ahead: as many more as full pages were read so far, up to listReading.pagesInFlight (so a short
+	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on their
+	// way cannot reach the limit, and the rate limit leaves room for one more.
+	const mayAskAhead = (ahead: number) =>
+		ahead + 1 < Math.min(listReading.pagesInFlight, 1 + listing.fullPagesRead) &&
+		listing.remaining > PER_PAGE * (ahead + 1) &&
+		canSendAhead(context, 'GET', request.path);
 	const timeKey = sort.field && `${sort.field}_at`;
 	let lastSecond: number | undefined;
 	const ids: unknown[] = [];
-	for await (const records of windowPages(fetchPage, readAhead)) {
+	for await (const records of windowPages(fetchPage, mayAskAhead)) {
 		if (!Array.isArray(records)) {
 			throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
 		}
 		const fresh: IDataObject[] = [];
 		let done = records.length < PER_PAGE;
+		if (!done) listing.fullPagesRead++;
 		for (const record of records as IDataObject[]) {
 			ids.push(record.id);
 			if (timeKey) lastSecond = wootricSeconds(record[timeKey]) ?? lastSecond;
@@ -248,14 +270,13 @@ function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined 
 
 /**
  * Every record of a list endpoint in created_at (or updated_at) order, each once, however many share a
- * second (see walk and readSecond). Two requests are on their way from page 2 on (which about halves
- * the time a long list takes over a real network), unless a rate limit has fewer than two requests left.
- * Requests for N records: at most ceil(N/50) + ceil(N/1500) + 1 (the one ahead of the end included),
- * plus the split reads of a second that holds more than 1,500.
+ * second (see walk and readSecond). Several pages are on their way at once (see windowPages and readWindow)
+ * while the rate limit leaves room. Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages
+ * in flight (those asked for ahead of the end), plus the split reads of a second that holds more than 1,500.
  */
 export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
-	const listing: Listing = { context, request, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null };
+	const listing: Listing = { context, request, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null, fullPagesRead: 0 };
 	const ranges: Ranges = { created: request.created, updated: request.updated };
 	const field = timeFieldOf(request.sortKey);
 	if (field) {

@@ -27,30 +27,68 @@ export function endpointKey(method: string, path: string): string {
 	return `${method} ${segments.join('/')}`;
 }
 
-/**
- * Remembers, per endpoint, a limit that ran out (X-Rate-Limit-Remaining: 0) until its reset, so the next
- * request waits instead of earning a 429. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
- */
-class RateLimitGate {
-	private readonly blockedUntil = new Map<string, number>();
-	private readonly lastRemaining = new Map<string, number>();
+/** What one endpoint's limit said last, and the requests to it on their way. */
+interface EndpointState {
+	/** The fewest requests left that the answers of the current window reported. */
+	remaining?: number;
+	/** The current window's X-Rate-Limit-Reset (as sent). */
+	window?: string;
+	/** Set when the limit ran out (X-Rate-Limit-Remaining: 0): when it resets, in ms. */
+	blockedUntil?: number;
+	inFlight: number;
+}
 
-	observe(endpoint: string, headers: Record<string, string>): void {
-		const resetAt = resetTimeOf(headers);
-		if (headers['x-rate-limit-remaining'] === '0' && resetAt !== undefined) this.blockedUntil.set(endpoint, resetAt);
-		const remaining = Number(headers['x-rate-limit-remaining'] ?? NaN);
-		if (Number.isFinite(remaining)) this.lastRemaining.set(endpoint, remaining);
+/**
+ * Remembers, per endpoint, what its rate limit said, so the next request waits for the reset instead of
+ * earning a 429, and requests sent ahead of need (list pages) go out only while the limit leaves room for
+ * them. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
+ */
+export class RateLimitGate {
+	private readonly endpoints = new Map<string, EndpointState>();
+
+	private stateOf(endpoint: string): EndpointState {
+		let state = this.endpoints.get(endpoint);
+		if (!state) this.endpoints.set(endpoint, (state = { inFlight: 0 }));
+		return state;
 	}
 
-	/** Whether a second request can go out while one is on its way without the pair running into the limit. */
-	allowsTwoAtOnce(endpoint: string): boolean {
-		return !this.blockedUntil.has(endpoint) && (this.lastRemaining.get(endpoint) ?? Infinity) >= 2;
+	/** Runs one request to `endpoint`, counted as on its way until it settles. */
+	async sending<T>(endpoint: string, send: () => Promise<T>): Promise<T> {
+		const state = this.stateOf(endpoint);
+		state.inFlight++;
+		try {
+			return await send();
+		} finally {
+			state.inFlight--;
+		}
+	}
+
+	observe(endpoint: string, headers: Record<string, string>): void {
+		const state = this.stateOf(endpoint);
+		const resetAt = resetTimeOf(headers);
+		const remaining = Number(headers['x-rate-limit-remaining'] ?? NaN);
+		if (remaining === 0 && resetAt !== undefined) state.blockedUntil = resetAt;
+		if (!Number.isFinite(remaining)) return;
+		// Answers of one window can arrive out of order: the lowest count is the latest.
+		const window = headers['x-rate-limit-reset'];
+		state.remaining = window === state.window && state.remaining !== undefined ? Math.min(state.remaining, remaining) : remaining;
+		state.window = window;
+	}
+
+	/**
+	 * Whether one more request can go out now, ahead of need, without running into the limit: every
+	 * request on its way may not be counted in the last remaining count yet, so it is taken off.
+	 */
+	hasRoomForAnother(endpoint: string): boolean {
+		const state = this.stateOf(endpoint);
+		return state.blockedUntil === undefined && (state.remaining ?? Infinity) - state.inFlight >= 1;
 	}
 
 	async waitFor(endpoint: string): Promise<void> {
-		const until = this.blockedUntil.get(endpoint);
+		const state = this.stateOf(endpoint);
+		const until = state.blockedUntil;
 		if (until === undefined) return;
-		this.blockedUntil.delete(endpoint);
+		state.blockedUntil = undefined;
 		const wait = until - Date.now();
 		if (wait > 0) await sleep(Math.min(wait, MAX_RATE_LIMIT_WAIT_SECONDS * 1000));
 	}

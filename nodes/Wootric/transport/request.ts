@@ -12,7 +12,7 @@ import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
 import { isChecking, ReachedFirstRequest } from './input-check';
-import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf } from './rate-limits';
+import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, type RateLimitGate } from './rate-limits';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -48,6 +48,13 @@ const MAX_RATE_LIMITED_ATTEMPTS = 6;
  */
 export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest): Promise<T> {
 	if (isChecking(context)) throw new ReachedFirstRequest(context.getNode());
+	const endpoint = endpointKey(request.method, request.path);
+	const gate = rateLimitGateOf(context);
+	// Counted from the call on, so a page asked for ahead right after sees this one as on its way.
+	return await gate.sending(endpoint, async () => await sendWithRetries<T>(context, request, endpoint, gate));
+}
+
+async function sendWithRetries<T>(context: WootricContext, request: WootricRequest, endpoint: string, gate: RateLimitGate): Promise<T> {
 	const baseUrl = await baseUrlOf(context);
 	const query = request.query ? encodeParams(request.query) : '';
 	const options: IHttpRequestOptions = {
@@ -65,8 +72,6 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 	} else if (request.multipart) {
 		options.body = request.multipart;
 	}
-	const endpoint = endpointKey(request.method, request.path);
-	const gate = rateLimitGateOf(context);
 	let transientFailures = 0;
 	let rateLimited = 0;
 	let renewedForUpload = false;
@@ -123,9 +128,9 @@ export async function wootricRequest<T = unknown>(context: WootricContext, reque
 	}
 }
 
-/** Whether a request to this endpoint can go out ahead of need now, with one already on its way. */
+/** Whether one more request to this endpoint can go out ahead of need now, with those on their way. */
 export function canSendAhead(context: WootricContext, method: IHttpRequestMethods, path: string): boolean {
-	return !isChecking(context) && rateLimitGateOf(context).allowsTwoAtOnce(endpointKey(method, path));
+	return !isChecking(context) && rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
 }
 
 const baseUrls = new WeakMap<object, Promise<string>>();
