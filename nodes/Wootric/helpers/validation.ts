@@ -1,5 +1,6 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
+import { itemParameter } from './parameters';
 
 /**
  * Reading parameters as the API needs them, before anything is sent. A bad value stops the item with an
@@ -44,7 +45,7 @@ export function nonEmptyText(context: IExecuteFunctions, itemIndex: number, fiel
 
 /** A record id: a positive whole number. */
 export function idParameter(context: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
-	return integerValue(context, itemIndex, field, context.getNodeParameter(name, itemIndex), { min: 1 });
+	return integerValue(context, itemIndex, field, itemParameter(context, name, itemIndex), { min: 1 });
 }
 
 /** Minutes the zone is ahead of UTC at that instant, e.g. 60 for Europe/Berlin in winter. */

@@ -27,7 +27,16 @@ export function flattenParams(params: ParamHash): Array<[string, string]> {
 
 /** Percent-encodes names and values but leaves the brackets literal, as Rails clients send them. */
 export function encodeParams(params: ParamHash): string {
-	const encodeName = (name: string) => name.split(/([[\]])/).map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part))).join('');
+	// Names repeat (`emails[]` a hundred times in a survey request): each is encoded once.
+	const encodedNames = new Map<string, string>();
+	const encodeName = (name: string) => {
+		let encoded = encodedNames.get(name);
+		if (encoded === undefined) {
+			encoded = name.split(/([[\]])/).map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part))).join('');
+			encodedNames.set(name, encoded);
+		}
+		return encoded;
+	};
 	return flattenParams(params)
 		.map(([name, value]) => `${encodeName(name)}=${encodeURIComponent(value)}`)
 		.join('&');

@@ -5,6 +5,7 @@ import { simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, nonEmptyText, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
+import { itemParameter } from '../../helpers/parameters';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
 
@@ -34,7 +35,7 @@ export const description: INodeProperties[] = [
 /** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
 	if (additional.createdAt !== undefined) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);

@@ -5,6 +5,7 @@ import { span, stoppedPartWay } from '../../helpers/progress';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
+import { itemParameter, sameForEveryItem } from '../../helpers/parameters';
 
 /** The most addresses /v1/email_survey takes in one request. */
 const MAX_SURVEY_EMAILS = 100;
@@ -88,26 +89,20 @@ const splitList = (value: unknown) =>
 		.map((entry) => entry.trim())
 		.filter((entry) => entry !== '');
 
-function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
-	const emails = splitList(context.getNodeParameter('emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
-	if (emails.length === 0) throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
-	const externalIdList = splitList(context.getNodeParameter('externalIds', itemIndex, ''));
-	if (externalIdList.length > 0 && externalIdList.length !== emails.length) {
-		throw invalid(context, itemIndex, 'External IDs', `must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`, externalIdList.join(', '));
-	}
-	const contextEntries = (context.getNodeParameter('context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
-	for (const [name] of contextEntries) {
-		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
-	}
-	const contextValues = Object.fromEntries(contextEntries) as Record<string, string>;
+/** The fields that go with each item's own addresses; the others make up the request-level part. */
+const ADDRESS_FIELDS = ['emails', 'externalIds', 'context'];
+
+/** An item's request-level parameters, and the placeholders its Subject and Intro use. */
+interface SharedPart {
+	params: ParamHash;
+	placeholders: string[];
+}
+
+function readShared(context: IExecuteFunctions, itemIndex: number): SharedPart {
 	const survey = readSurveyParams(context, itemIndex);
 	if (survey.language === MULTI_LANGUAGE) throw invalid(context, itemIndex, 'Language', 'Multi-Language takes each row’s language from a CSV: use Send From CSV, or choose one language', survey.language);
-	const missing = placeholdersIn(survey.subject, survey.intro).filter((name) => !(name in contextValues));
-	if (missing.length > 0) {
-		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues));
-	}
-	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
-	const shared: ParamHash = {
+	const additional = itemParameter(context, 'additionalFields', itemIndex, {}) as IDataObject;
+	const params: ParamHash = {
 		survey_immediately: survey.params.survey_immediately,
 		end_user: readEndUserProperties(context, itemIndex),
 		subject: survey.params.subject,
@@ -117,12 +112,42 @@ function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
 		delay: additional.delay === undefined ? undefined : integerValue(context, itemIndex, 'Delay (Days)', additional.delay, { min: 1, max: 31 }),
 		survey_settings: survey.params.survey_settings,
 	};
+	return { params, placeholders: placeholdersIn(survey.subject, survey.intro) };
+}
+
+/**
+ * Reads the items' request-level part: once for all items when no field outside their addresses holds an
+ * expression (it cannot differ between them), else once per item.
+ */
+function sharedPartReader(context: IExecuteFunctions): (itemIndex: number) => SharedPart {
+	if (!sameForEveryItem(context, ADDRESS_FIELDS)) return (itemIndex) => readShared(context, itemIndex);
+	let once: SharedPart | undefined;
+	return (itemIndex) => (once ??= readShared(context, itemIndex));
+}
+
+function readPart(context: IExecuteFunctions, itemIndex: number, sharedOf: (itemIndex: number) => SharedPart): SurveyPart {
+	const emails = splitList(itemParameter(context, 'emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
+	if (emails.length === 0) throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
+	const externalIdList = splitList(itemParameter(context, 'externalIds', itemIndex, ''));
+	if (externalIdList.length > 0 && externalIdList.length !== emails.length) {
+		throw invalid(context, itemIndex, 'External IDs', `must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`, externalIdList.join(', '));
+	}
+	const contextEntries = (itemParameter(context, 'context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
+	for (const [name] of contextEntries) {
+		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
+	}
+	const contextValues = Object.fromEntries(contextEntries) as Record<string, string>;
+	const shared = sharedOf(itemIndex);
+	const missing = shared.placeholders.filter((name) => !(name in contextValues));
+	if (missing.length > 0) {
+		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues));
+	}
 	return {
 		itemIndex,
 		emails,
 		externalIds: externalIdList.length > 0 ? externalIdList : undefined,
 		contextValues: contextEntries.length > 0 ? contextValues : undefined,
-		shared,
+		shared: shared.params,
 	};
 }
 
@@ -134,8 +159,11 @@ interface Batch {
 /** Requests of at most 100 addresses; only parts with the same request-level parameters share one. */
 function batchesOf(parts: SurveyPart[]): Batch[] {
 	const groups = new Map<string, Batch>();
+	// Parts read together share one object: its key is made once.
+	const keys = new Map<ParamHash, string>();
 	for (const part of parts) {
-		const key = JSON.stringify(part.shared);
+		let key = keys.get(part.shared);
+		if (key === undefined) keys.set(part.shared, (key = JSON.stringify(part.shared)));
 		const group = groups.get(key) ?? { shared: part.shared, entries: [] };
 		part.emails.forEach((email, index) => group.entries.push({ itemIndex: part.itemIndex, email, externalId: part.externalIds?.[index], contextValues: part.contextValues }));
 		groups.set(key, group);
@@ -209,11 +237,12 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 
 /** Every item is checked before the first request, so a bad item sends nothing. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const parts = this.getInputData().map((_, itemIndex) => readPart(this, itemIndex));
+	const sharedOf = sharedPartReader(this);
+	const parts = this.getInputData().map((_, itemIndex) => readPart(this, itemIndex, sharedOf));
 	return await sendBatches(this, parts);
 }
 
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const output = await sendBatches(this, [readPart(this, itemIndex)]);
+	const output = await sendBatches(this, [readPart(this, itemIndex, (index) => readShared(this, index))]);
 	return output.map((item) => item.json);
 }

@@ -16,6 +16,7 @@ import {
 	optionalExternalIdField,
 	pathSegment,
 } from './common';
+import { itemParameter } from '../../helpers/parameters';
 
 export const option = {
 	name: 'Create or Update',
@@ -56,12 +57,12 @@ export const description: INodeProperties[] = [
  * then PUT /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
  */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const matchBy = this.getNodeParameter('matchBy', itemIndex) as 'email' | 'externalId';
-	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
-	const additional = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
+	const matchBy = itemParameter(this, 'matchBy', itemIndex) as 'email' | 'externalId';
+	const email = emailValue(this, itemIndex, 'Email', itemParameter(this, 'email', itemIndex));
+	const additional = { ...(itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject) };
 	let segment: string;
 	if (matchBy === 'externalId') {
-		additional.externalId = externalIdValue(this, itemIndex, 'External ID', this.getNodeParameter('externalId', itemIndex));
+		additional.externalId = externalIdValue(this, itemIndex, 'External ID', itemParameter(this, 'externalId', itemIndex));
 		segment = pathSegment(this, itemIndex, 'External ID', additional.externalId);
 	} else {
 		segment = pathSegment(this, itemIndex, 'Email', email);

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { calendarDay } from '../../helpers/dates';
 import { invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
+import { itemParameter } from '../../helpers/parameters';
 
 export const option = {
 	name: 'Get',
@@ -31,8 +32,8 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last month. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
-	const start = calendarDay(this, itemIndex, 'Start Date', this.getNodeParameter('startDate', itemIndex, ''));
-	const end = calendarDay(this, itemIndex, 'End Date', this.getNodeParameter('endDate', itemIndex, ''));
+	const start = calendarDay(this, itemIndex, 'Start Date', itemParameter(this, 'startDate', itemIndex, ''));
+	const end = calendarDay(this, itemIndex, 'End Date', itemParameter(this, 'endDate', itemIndex, ''));
 	// YYYY-MM-DD strings compare like the days they name.
 	if (start !== undefined && end !== undefined && start > end) throw invalid(this, itemIndex, 'Start Date', `must be on or before the End Date, ${end}`, start);
 	const date: ParamHash = {};

@@ -5,6 +5,7 @@ import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecor
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../transport';
+import { itemParameter } from '../../helpers/parameters';
 
 export const option = { name: 'Get Many', action: 'Get many responses', description: 'List responses, of everyone or of one end user' };
 
@@ -41,7 +42,7 @@ const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: '
 
 /** GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all pages. */
 export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const category = this.getNodeParameter('category', itemIndex) as string;
+	const category = itemParameter(this, 'category', itemIndex) as string;
 	const { endUserId, path: listPath, subject, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex, 'responses');
 
 	const query: ParamHash = {};
