@@ -27,12 +27,6 @@ export interface MemoryGrowth {
 	rssMiB: number;
 }
 
-export interface Measured<T> {
-	ms: number;
-	memory: MemoryGrowth;
-	result: T;
-}
-
 const MiB = 2 ** 20;
 /** How often memory is sampled during a run. */
 const SAMPLE_EVERY_MS = 5;
@@ -42,8 +36,15 @@ function collectGarbage(): void {
 	globalThis.gc?.();
 }
 
-/** Runs `work` once: its wall time, and its peak heap and RSS growth sampled every few milliseconds. */
-export async function measure<T>(work: () => Promise<T>): Promise<Measured<T>> {
+/** Runs `work` once: its wall time. No collection first: n8n does not collect before an execution, and a forced one slows the run after it. */
+export async function time<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
+	const start = performance.now();
+	const result = await work();
+	return { ms: performance.now() - start, result };
+}
+
+/** Runs `work` once after a full collection: its peak heap and RSS growth, sampled every few milliseconds. */
+export async function measureMemory<T>(work: () => Promise<T>): Promise<MemoryGrowth> {
 	collectGarbage();
 	const before = process.memoryUsage();
 	const peak = { heapUsed: before.heapUsed, rss: before.rss };
@@ -53,12 +54,10 @@ export async function measure<T>(work: () => Promise<T>): Promise<Measured<T>> {
 		peak.rss = Math.max(peak.rss, now.rss);
 	};
 	const sampler = setInterval(sample, SAMPLE_EVERY_MS);
-	const start = performance.now();
 	try {
-		const result = await work();
-		const ms = performance.now() - start;
+		await work();
 		sample();
-		return { ms, result, memory: { heapMiB: (peak.heapUsed - before.heapUsed) / MiB, rssMiB: (peak.rss - before.rss) / MiB } };
+		return { heapMiB: (peak.heapUsed - before.heapUsed) / MiB, rssMiB: (peak.rss - before.rss) / MiB };
 	} finally {
 		clearInterval(sampler);
 	}
@@ -68,11 +67,6 @@ export function median(values: number[]): number {
 	const sorted = [...values].sort((a, b) => a - b);
 	const middle = Math.floor(sorted.length / 2);
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
-}
-
-/** Peak growth over several runs: the largest seen. */
-export function largestGrowth(growths: MemoryGrowth[]): MemoryGrowth {
-	return { heapMiB: Math.max(...growths.map((growth) => growth.heapMiB)), rssMiB: Math.max(...growths.map((growth) => growth.rssMiB)) };
 }
 
 export const formatMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`);

@@ -1,4 +1,5 @@
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
 import { authenticate, issueToken } from './auth';
@@ -19,6 +20,8 @@ export interface FakeWootricOptions {
 	tokenLifetimeSeconds?: number;
 	/** The default account's UTC offset in minutes (default -480, like the service's examples). */
 	utcOffsetMinutes?: number;
+	/** Serve HTTPS with this key and certificate (PEM), as the service does; plain HTTP without. */
+	tls?: { key: string; cert: string };
 }
 
 /** Credentials that work against a fresh instance. */
@@ -60,6 +63,7 @@ export class FakeWootric {
 	private readonly router = new Router(allRoutes);
 	private readonly server: Server;
 	private readonly sockets = new Set<Socket>();
+	private readonly scheme: 'http' | 'https';
 	baseUrl = '';
 
 	constructor(options: FakeWootricOptions = {}) {
@@ -79,7 +83,10 @@ export class FakeWootric {
 		this.store.logins.push({ email: this.credentials.email, password: this.credentials.password, accountTokens: [this.account.token] });
 		this.store.clients.push({ clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret, accountToken: this.account.token });
 		// Whatever goes wrong outside the answer itself (e.g. the client aborts mid-body) closes that connection only.
-		this.server = createServer((incoming, outgoing) => void this.handle(incoming, outgoing).catch(() => outgoing.destroy()));
+		const listener: RequestListener = (incoming, outgoing) => void this.handle(incoming, outgoing).catch(() => outgoing.destroy());
+		this.server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
+		this.scheme = options.tls ? 'https' : 'http';
+		// A TLS server's connection event is the TCP socket, as a plain one's.
 		this.server.on('connection', (socket) => {
 			this.sockets.add(socket);
 			socket.on('close', () => this.sockets.delete(socket));
@@ -89,7 +96,7 @@ export class FakeWootric {
 	async listen(port = 0): Promise<this> {
 		FakeWootric.started.push(this);
 		await new Promise<void>((resolve) => this.server.listen(port, '127.0.0.1', resolve));
-		this.baseUrl = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
+		this.baseUrl = `${this.scheme}://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
 		return this;
 	}
 
