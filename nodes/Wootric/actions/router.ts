@@ -1,8 +1,8 @@
 import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { checkInput } from '../transport';
 import { resources } from './index';
+import type { ItemRequests } from './types';
 
 /**
  * The per-item loop, written once for every operation: runs the chosen operation for each input item,
@@ -28,28 +28,27 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 		}
 	}
 
-	// Every item's input is checked before anything is sent: a bad item stops the run (or, with Continue
-	// On Fail, gets its error) while nothing has gone out for the others yet.
-	const inputErrors = new Map<number, NodeApiError | NodeOperationError>();
+	// Every item is prepared (its input read and checked) before anything is sent: a bad item stops the run
+	// (or, with Continue On Fail, gets its error) while nothing has gone out for the others yet.
+	const prepared: Array<ItemRequests | NodeApiError | NodeOperationError> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
-			await checkInput(this, async () => await operation.execute.call(this, itemIndex));
+			prepared.push(await operation.prepare.call(this, itemIndex));
 		} catch (error) {
 			const nodeError = withItemIndex(this, error, itemIndex);
 			if (!this.continueOnFail()) throw nodeError;
-			inputErrors.set(itemIndex, nodeError);
+			prepared.push(nodeError);
 		}
 	}
 
 	const output: INodeExecutionData[] = [];
-	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
-		const inputError = inputErrors.get(itemIndex);
-		if (inputError) {
-			output.push({ json: errorJson(inputError), pairedItem: { item: itemIndex } });
+	for (const [itemIndex, requests] of prepared.entries()) {
+		if (typeof requests !== 'function') {
+			output.push({ json: errorJson(requests), pairedItem: { item: itemIndex } });
 			continue;
 		}
 		try {
-			const records = await operation.execute.call(this, itemIndex);
+			const records = await requests();
 			output.push(...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } }));
 		} catch (error) {
 			const nodeError = withItemIndex(this, error, itemIndex);

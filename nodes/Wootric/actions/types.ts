@@ -1,15 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
+/** One item's requests, ready to send: resolves to the records for the output, one item each; API errors are thrown. */
+export type ItemRequests<Records extends IDataObject | IDataObject[] = IDataObject | IDataObject[]> = () => Promise<Records>;
+
 /** One operation: its entry in the Operation dropdown, its fields, and what it sends for one input item. */
 export interface WootricOperation {
 	option: Omit<INodePropertyOptions, 'value'>;
 	description: INodeProperties[];
-	/** The records for the output, one item each; validation errors and API errors are thrown. */
-	execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject | IDataObject[]>;
+	/**
+	 * Reads and checks one item's input, sending nothing (validation errors are thrown), and returns its
+	 * requests. The router prepares every item before it sends any.
+	 */
+	prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests | Promise<ItemRequests>;
 	/**
 	 * For operations that can act on all input items together (e.g. "Combine Items"): when this returns
-	 * true, `executeAll` runs once instead of `execute` per item, and pairs its output items itself.
+	 * true, `executeAll` runs once instead of `prepare` per item, and pairs its output items itself.
 	 */
 	combinesItems?(this: IExecuteFunctions): boolean;
 	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[]>;

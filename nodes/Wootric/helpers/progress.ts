@@ -1,15 +1,11 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { ReachedFirstRequest } from '../transport';
-
 /**
  * The error of a multi-request job that stopped part way (surveys in batches, CSV chunks): the cause,
  * plus what was sent and what was not, so nobody is surveyed twice when the job is resumed.
  */
 export function stoppedPartWay(node: INode, error: unknown, stoppedAt: string, progress: string, itemIndex?: number): NodeApiError | NodeOperationError {
-	// The input check stops at the first request: nothing was sent, so there is no progress to tell.
-	if (error instanceof ReachedFirstRequest) return error;
 	const cause = error as { message?: string; description?: string | null; httpCode?: string | null };
 	const message = `${stoppedAt} failed: ${cause.message ?? String(error)}`;
 	const description = [cause.description, progress].filter(Boolean).join(' ');

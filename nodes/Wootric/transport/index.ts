@@ -4,5 +4,4 @@ export { flattenParams, type ParamHash } from './encoding';
 export { wootricSeconds } from './datetime';
 export { parseSerializedProperties } from './properties';
 export { npsCategory, simplifyRecord, type NpsCategory } from './records';
-export { checkInput, ReachedFirstRequest } from './input-check';
 export { isNotFound } from './failures';

@@ -11,7 +11,6 @@ import { sleep } from 'n8n-workflow';
 import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { isChecking, ReachedFirstRequest } from './input-check';
 import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, type RateLimitGate } from './rate-limits';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
@@ -47,7 +46,6 @@ const MAX_RATE_LIMITED_ATTEMPTS = 6;
  * Resolves to the parsed JSON body, or undefined for an empty one (202, 204).
  */
 export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest): Promise<T> {
-	if (isChecking(context)) throw new ReachedFirstRequest(context.getNode());
 	const endpoint = endpointKey(request.method, request.path);
 	const gate = rateLimitGateOf(context);
 	// Counted from the call on, so a page asked for ahead right after sees this one as on its way.
@@ -130,7 +128,7 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 
 /** Whether one more request to this endpoint can go out ahead of need now, with those on their way. */
 export function canSendAhead(context: WootricContext, method: IHttpRequestMethods, path: string): boolean {
-	return !isChecking(context) && rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
+	return rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
 }
 
 const baseUrls = new WeakMap<object, Promise<string>>();

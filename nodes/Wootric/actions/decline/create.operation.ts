@@ -6,6 +6,7 @@ import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, nonEmptyText, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
 
@@ -33,19 +34,21 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
 	if (additional.createdAt !== undefined) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
-	const created = await wootricRequest<IDataObject>(this, {
-		method: 'POST',
-		path: `/v1/end_users/${endUserId}/declines`,
-		form,
-		subject: `end user ${endUserId}`,
-		itemIndex,
-	});
-	return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+	return async () => {
+		const created = await wootricRequest<IDataObject>(this, {
+			method: 'POST',
+			path: `/v1/end_users/${endUserId}/declines`,
+			form,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
+		return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+	};
 }

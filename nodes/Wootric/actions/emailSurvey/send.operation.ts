@@ -6,6 +6,7 @@ import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
 import { itemParameter, sameForEveryItem } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 /** The most addresses /v1/email_survey takes in one request. */
 const MAX_SURVEY_EMAILS = 100;
@@ -242,7 +243,7 @@ export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutio
 	return await sendBatches(this, parts);
 }
 
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const output = await sendBatches(this, [readPart(this, itemIndex, (index) => readShared(this, index))]);
-	return output.map((item) => item.json);
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
+	const part = readPart(this, itemIndex, (index) => readShared(this, index));
+	return async () => (await sendBatches(this, [part])).map((item) => item.json);
 }

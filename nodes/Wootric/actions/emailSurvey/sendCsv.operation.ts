@@ -9,6 +9,7 @@ import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { flattenParams, wootricRequest } from '../../transport';
 import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Send From CSV',
@@ -147,11 +148,19 @@ async function checkLanguages(context: IExecuteFunctions, itemIndex: number, csv
 
 const DEFAULT_FILE_NAME = 'surveys.csv';
 
+/** A CSV survey job, read and checked: what readCsvJob gives sendCsvJob. */
+interface CsvJob {
+	csv: SurveyCsv;
+	survey: ReturnType<typeof readSurveyParams>;
+	startAtRow: number;
+	fileName: string;
+}
+
 /**
- * Checks everything, then POSTs /v1/email_survey_csv once per chunk of at most 5,000 rows, in order. The
- * upload's name is the File Name option, else `sourceFileName` (a binary input's own), else surveys.csv.
+ * Reads and checks a CSV and the survey fields, sending nothing. The upload's name is the File Name
+ * option, else `sourceFileName` (a binary input's own), else surveys.csv.
  */
-async function sendCsv(context: IExecuteFunctions, itemIndex: number, text: string, source: string, sourceFileName?: string): Promise<IDataObject[]> {
+function readCsvJob(context: IExecuteFunctions, itemIndex: number, text: string, source: string, sourceFileName?: string): CsvJob {
 	const csv = parseSurveyCsv(context, itemIndex, text, source);
 	const survey = readSurveyParams(context, itemIndex);
 	const defined = contextVariables(csv);
@@ -162,6 +171,14 @@ async function sendCsv(context: IExecuteFunctions, itemIndex: number, text: stri
 	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
 	const startAtRow = integerValue(context, itemIndex, 'Start at Row', options.startAtRow ?? 1, { min: 1, max: csv.rows.length });
 	const fileName = String(options.fileName || sourceFileName || DEFAULT_FILE_NAME);
+	return { csv, survey, startAtRow, fileName };
+}
+
+/**
+ * Checks the CSV's languages against the survey template (which may take a request), then POSTs
+ * /v1/email_survey_csv once per chunk of at most 5,000 rows, in order.
+ */
+async function sendCsvJob(context: IExecuteFunctions, itemIndex: number, { csv, survey, startAtRow, fileName }: CsvJob): Promise<IDataObject[]> {
 	await checkLanguages(context, itemIndex, csv, survey.language, survey.templateId);
 
 	const chunks = csvChunks(csv, startAtRow);
@@ -194,15 +211,16 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 
 /** Build From Items: one CSV of all items; the survey fields are those of the first item. */
 export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const results = await sendCsv(this, 0, csvFromItems(this), 'built from the input items');
+	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csvFromItems(this), 'built from the input items'));
 	const pairedItem = this.getInputData().map((_, item) => ({ item }));
 	return results.map((json) => ({ json, pairedItem }));
 }
 
 /** Binary File: each item's CSV is its own job. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemRequests<IDataObject[]>> {
 	const property = String(itemParameter(this, 'binaryPropertyName', itemIndex)).trim();
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const text = (await this.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8');
-	return await sendCsv(this, itemIndex, text, `"${binary.fileName ?? property}"`, binary.fileName);
+	const job = readCsvJob(this, itemIndex, text, `"${binary.fileName ?? property}"`, binary.fileName);
+	return async () => await sendCsvJob(this, itemIndex, job);
 }

@@ -5,6 +5,7 @@ import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import { customPropertiesFields, emailField, endUserForm, endUserOutput, externalCreatedAtField, lastSurveyedField, optionalExternalIdField } from './common';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create an end user', description: 'Add a new end user to Wootric' };
 
@@ -16,10 +17,12 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /v1/end_users. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
 	const email = emailValue(this, itemIndex, 'Email', itemParameter(this, 'email', itemIndex));
 	const form = endUserForm(this, itemIndex, { ...additional, email });
-	const created = await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
-	return endUserOutput(this, itemIndex, created);
+	return async () => {
+		const created = await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
+		return endUserOutput(this, itemIndex, created);
+	};
 }

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
 import { endUserOutput, lookUpFields, readLookUp } from './common';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Delete', action: 'Delete an end user', description: 'Mark an end user for deletion' };
 
@@ -19,9 +20,11 @@ export const description: INodeProperties[] = [
 ];
 
 /** DELETE /v1/end_users/<id or email>: answers the marked end user's record. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	// The DELETE path takes an id or an email as it is; no lookup flag.
 	const { path, subject } = readLookUp(this, itemIndex);
-	const marked = await wootricRequest<IDataObject>(this, { method: 'DELETE', path, subject, itemIndex });
-	return endUserOutput(this, itemIndex, marked);
+	return async () => {
+		const marked = await wootricRequest<IDataObject>(this, { method: 'DELETE', path, subject, itemIndex });
+		return endUserOutput(this, itemIndex, marked);
+	};
 }

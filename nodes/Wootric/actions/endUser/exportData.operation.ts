@@ -4,6 +4,7 @@ import { endUserIdField } from '../../helpers/fields';
 import { successRecord } from '../../helpers/output';
 import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Export Data',
@@ -24,8 +25,10 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /v1/end_users/<id>/export: 202 with an empty body. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	await wootricRequest(this, { method: 'GET', path: `/v1/end_users/${endUserId}/export`, subject: `end user ${endUserId}`, itemIndex });
-	return successRecord({ end_user_id: endUserId, export: 'scheduled', hint: HINT });
+	return async () => {
+		await wootricRequest(this, { method: 'GET', path: `/v1/end_users/${endUserId}/export`, subject: `end user ${endUserId}`, itemIndex });
+		return successRecord({ end_user_id: endUserId, export: 'scheduled', hint: HINT });
+	};
 }

@@ -5,6 +5,7 @@ import { collectRecords } from '../../helpers/surveyRecords';
 import { booleanValue, emailValue } from '../../helpers/validation';
 import { parseSerializedProperties, simplifyRecord, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get Many', action: 'Get many end users', description: 'List end users, optionally filtered' };
 
@@ -58,7 +59,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /v1/end_users, every page (or up to the limit). */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
 	const filters = itemParameter(this, 'filters', itemIndex, {}) as IDataObject;
 	const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(this, itemIndex);
@@ -70,6 +71,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
 
-	const records = await collectRecords(this, { path: '/v1/end_users', query, created, updated, order, sortKey, limit, itemIndex });
-	return records.map((record) => (options.simplify ? simplifyRecord(parseSerializedProperties(record)) : parseSerializedProperties(record)));
+	return async () => {
+		const records = await collectRecords(this, { path: '/v1/end_users', query, created, updated, order, sortKey, limit, itemIndex });
+		return records.map((record) => (options.simplify ? simplifyRecord(parseSerializedProperties(record)) : parseSerializedProperties(record)));
+	};
 }

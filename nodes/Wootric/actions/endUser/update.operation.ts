@@ -13,6 +13,7 @@ import {
 	optionalExternalIdField,
 } from './common';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Update', action: 'Update an end user', description: "Change an end user's email, external ID, dates or properties" };
 
@@ -24,19 +25,21 @@ export const description: INodeProperties[] = [
 ];
 
 /** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const form = endUserForm(this, itemIndex, fields);
 	if (Object.keys(form).length === 0) {
 		throw invalid(this, itemIndex, 'Update Fields', 'must name at least one field or property to change', fields);
 	}
-	const updated = await wootricRequest<IDataObject>(this, {
-		method: 'PUT',
-		path: `/v1/end_users/${endUserId}`,
-		form,
-		subject: `end user ${endUserId}`,
-		itemIndex,
-	});
-	return endUserOutput(this, itemIndex, updated);
+	return async () => {
+		const updated = await wootricRequest<IDataObject>(this, {
+			method: 'PUT',
+			path: `/v1/end_users/${endUserId}`,
+			form,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
+		return endUserOutput(this, itemIndex, updated);
+	};
 }

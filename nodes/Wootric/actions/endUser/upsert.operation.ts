@@ -17,6 +17,7 @@ import {
 	pathSegment,
 } from './common';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create or Update',
@@ -56,7 +57,7 @@ export const description: INodeProperties[] = [
  * /<external id>?lookup_by_external_id=true; the list's email filter would miss users who opted out),
  * then PUT /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
  */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const matchBy = itemParameter(this, 'matchBy', itemIndex) as 'email' | 'externalId';
 	const email = emailValue(this, itemIndex, 'Email', itemParameter(this, 'email', itemIndex));
 	const additional = { ...(itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject) };
@@ -68,17 +69,19 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		segment = pathSegment(this, itemIndex, 'Email', email);
 	}
 	const form = endUserForm(this, itemIndex, { ...additional, email });
-
 	const lookUp = matchBy === 'email' ? { lookup_by_email: true } : { lookup_by_external_id: true };
-	let existing: IDataObject | undefined;
-	try {
-		existing = await wootricRequest<IDataObject>(this, { method: 'GET', path: `/v1/end_users/${segment}`, query: lookUp, itemIndex });
-	} catch (error) {
-		// Not found: it is created below. Anything else stops the item.
-		if (!isNotFound(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
-	}
-	const record = existing
-		? await wootricRequest<IDataObject>(this, { method: 'PUT', path: `/v1/end_users/${existing.id}`, form, subject: `end user ${existing.id}`, itemIndex })
-		: await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
-	return endUserOutput(this, itemIndex, record);
+
+	return async () => {
+		let existing: IDataObject | undefined;
+		try {
+			existing = await wootricRequest<IDataObject>(this, { method: 'GET', path: `/v1/end_users/${segment}`, query: lookUp, itemIndex });
+		} catch (error) {
+			// Not found: it is created below. Anything else stops the item.
+			if (!isNotFound(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+		}
+		const record = existing
+			? await wootricRequest<IDataObject>(this, { method: 'PUT', path: `/v1/end_users/${existing.id}`, form, subject: `end user ${existing.id}`, itemIndex })
+			: await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
+		return endUserOutput(this, itemIndex, record);
+	};
 }

@@ -4,6 +4,7 @@ import { endUserIdField, simplifyOptionsCollection } from '../../helpers/fields'
 import { simplifyIfChosen } from '../../helpers/output';
 import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get', action: 'Get end user settings', description: 'Read the survey settings of an end user' };
 
@@ -20,13 +21,15 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /v1/end_users/<id>/settings. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const settings = await wootricRequest<IDataObject>(this, {
-		method: 'GET',
-		path: `/v1/end_users/${endUserId}/settings`,
-		subject: `end user ${endUserId}`,
-		itemIndex,
-	});
-	return simplifyIfChosen(this, itemIndex, settings ?? {});
+	return async () => {
+		const settings = await wootricRequest<IDataObject>(this, {
+			method: 'GET',
+			path: `/v1/end_users/${endUserId}/settings`,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
+		return simplifyIfChosen(this, itemIndex, settings ?? {});
+	};
 }

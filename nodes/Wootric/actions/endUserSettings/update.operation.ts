@@ -5,6 +5,7 @@ import { simplifyIfChosen } from '../../helpers/output';
 import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Update', action: 'Update end user settings', description: 'Turn survey channels of an end user on or off' };
 
@@ -63,7 +64,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
@@ -71,12 +72,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 		if (fields[name] !== undefined) form[flag] = booleanValue(this, itemIndex, label, fields[name]);
 	}
 	if (Object.keys(form).length === 0) throw invalid(this, itemIndex, 'Update Fields', 'must choose at least one setting to change', fields);
-	const settings = await wootricRequest<IDataObject>(this, {
-		method: 'PUT',
-		path: `/v1/end_users/${endUserId}/settings`,
-		form,
-		subject: `end user ${endUserId}`,
-		itemIndex,
-	});
-	return simplifyIfChosen(this, itemIndex, settings ?? {});
+	return async () => {
+		const settings = await wootricRequest<IDataObject>(this, {
+			method: 'PUT',
+			path: `/v1/end_users/${endUserId}/settings`,
+			form,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
+		return simplifyIfChosen(this, itemIndex, settings ?? {});
+	};
 }

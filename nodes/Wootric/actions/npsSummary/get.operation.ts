@@ -4,6 +4,7 @@ import { calendarDay } from '../../helpers/dates';
 import { invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
@@ -31,7 +32,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last month. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const start = calendarDay(this, itemIndex, 'Start Date', itemParameter(this, 'startDate', itemIndex, ''));
 	const end = calendarDay(this, itemIndex, 'End Date', itemParameter(this, 'endDate', itemIndex, ''));
 	// YYYY-MM-DD strings compare like the days they name.
@@ -40,5 +41,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (start !== undefined) date.start = start;
 	if (end !== undefined) date.end = end;
 	const query = Object.keys(date).length > 0 ? { date } : undefined;
-	return await wootricRequest<IDataObject>(this, { method: 'GET', path: '/v1/nps_summary', query, itemIndex });
+	return async () => await wootricRequest<IDataObject>(this, { method: 'GET', path: '/v1/nps_summary', query, itemIndex });
 }

@@ -6,6 +6,7 @@ import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
 
@@ -53,7 +54,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const score = integerValue(this, itemIndex, 'Score', itemParameter(this, 'score', itemIndex), { min: 0, max: 10 });
 	const requiredText = (name: string, field: string) => {
@@ -66,12 +67,14 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (additional.text) form.text = String(additional.text);
 	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
-	const created = await wootricRequest<IDataObject>(this, {
-		method: 'POST',
-		path: `/v1/end_users/${endUserId}/responses`,
-		form,
-		subject: `end user ${endUserId}`,
-		itemIndex,
-	});
-	return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+	return async () => {
+		const created = await wootricRequest<IDataObject>(this, {
+			method: 'POST',
+			path: `/v1/end_users/${endUserId}/responses`,
+			form,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
+		return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+	};
 }

@@ -4,6 +4,7 @@ import { endUserIdField, idField } from '../../helpers/fields';
 import { successRecord } from '../../helpers/output';
 import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Delete', action: 'Delete a response', description: 'Delete one response of an end user for good' };
 
@@ -13,8 +14,10 @@ export const description: INodeProperties[] = [
 ];
 
 /** DELETE /v1/end_users/<end_user_id>/responses/<id>: 204, empty body. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const { endUserId, id, path, subject } = readEndUserRecord(this, itemIndex, 'response');
-	await wootricRequest(this, { method: 'DELETE', path, subject, itemIndex });
-	return successRecord({ deleted: true, id, end_user_id: endUserId });
+	return async () => {
+		await wootricRequest(this, { method: 'DELETE', path, subject, itemIndex });
+		return successRecord({ deleted: true, id, end_user_id: endUserId });
+	};
 }

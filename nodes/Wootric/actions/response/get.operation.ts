@@ -4,6 +4,7 @@ import { endUserIdField, idField, simplifyOptionsCollection } from '../../helper
 import { simplifyIfChosen } from '../../helpers/output';
 import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get', action: 'Get a response', description: 'Read one response of an end user' };
 
@@ -14,8 +15,10 @@ export const description: INodeProperties[] = [
 ];
 
 /** GET /v1/end_users/<end_user_id>/responses/<id>. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const { path, subject } = readEndUserRecord(this, itemIndex, 'response');
-	const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, subject, itemIndex });
-	return simplifyIfChosen(this, itemIndex, record);
+	return async () => {
+		const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, subject, itemIndex });
+		return simplifyIfChosen(this, itemIndex, record);
+	};
 }

@@ -6,6 +6,7 @@ import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get Many', action: 'Get many responses', description: 'List responses, of everyone or of one end user' };
 
@@ -41,7 +42,7 @@ export const description: INodeProperties[] = [
 const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: 'passive', detractors: 'detractor' };
 
 /** GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all pages. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
 	const category = itemParameter(this, 'category', itemIndex) as string;
 	const { endUserId, path: listPath, subject, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex, 'responses');
 
@@ -56,5 +57,5 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	// For all end users there is no category list: the responses are filtered by score here.
 	const keep =
 		endUserId === undefined && category !== 'all' ? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category] : undefined;
-	return await collectRecords(this, { path, query, created, updated, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
+	return async () => await collectRecords(this, { path, query, created, updated, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
 }

@@ -6,6 +6,7 @@ import { historicalPropertiesFields } from '../../helpers/surveyRecords';
 import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
@@ -36,7 +37,7 @@ export const description: INodeProperties[] = [
 ];
 
 /** PUT /v1/responses/<id>: 204, empty body. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject> {
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const responseId = idParameter(this, itemIndex, 'responseId', 'Response ID');
 	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
@@ -49,6 +50,8 @@ export async function execute(this: IExecuteFunctions, itemIndex: number): Promi
 	if (updated.length === 0) {
 		throw invalid(this, itemIndex, 'Update Fields', 'must set Completed, Excluded From Calculations or End User Properties: there is nothing to update', fields);
 	}
-	await wootricRequest(this, { method: 'PUT', path: `/v1/responses/${responseId}`, form, subject: `response ${responseId}`, itemIndex });
-	return successRecord({ id: responseId, updated });
+	return async () => {
+		await wootricRequest(this, { method: 'PUT', path: `/v1/responses/${responseId}`, form, subject: `response ${responseId}`, itemIndex });
+		return successRecord({ id: responseId, updated });
+	};
 }

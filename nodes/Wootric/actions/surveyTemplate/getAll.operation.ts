@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { isDefaultTemplate, listSurveyTemplates } from '../../helpers/surveyTemplates';
+import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
@@ -11,7 +12,9 @@ export const option = {
 export const description: INodeProperties[] = [];
 
 /** GET /v1/survey_templates: one item per template, `is_default` true for the account's default template; not paged. */
-export async function execute(this: IExecuteFunctions, itemIndex: number): Promise<IDataObject[]> {
-	const { defaultId, templates } = await listSurveyTemplates(this, itemIndex);
-	return templates.map((template) => ({ ...template, is_default: isDefaultTemplate(template, defaultId) }));
+export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
+	return async () => {
+		const { defaultId, templates } = await listSurveyTemplates(this, itemIndex);
+		return templates.map((template) => ({ ...template, is_default: isDefaultTemplate(template, defaultId) }));
+	};
 }
