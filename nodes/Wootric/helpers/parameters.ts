@@ -1,4 +1,4 @@
-import type { IExecuteFunctions, NodeParameterValueType } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 
 /**
  * An item's parameter, as `getNodeParameter` gives it, read once per run. n8n evaluates a parameter anew
@@ -17,7 +17,7 @@ export function itemParameter(context: IExecuteFunctions, name: string, itemInde
 	if (!read) run.set(name, (read = readingOf(context, name, itemIndex, fallback)));
 	if (read.kind === 'same') return read.value;
 	if (read.values.has(itemIndex)) return read.values.get(itemIndex)!;
-	const mapped = read.field && fieldAt(context.getInputData()[itemIndex]?.json, read.field);
+	const mapped = read.field && fieldAt((read.input ??= context.getInputData())[itemIndex]?.json, read.field);
 	const value = typeof mapped === 'string' ? mapped : context.getNodeParameter(name, itemIndex, fallback);
 	read.values.set(itemIndex, value);
 	return value;
@@ -26,7 +26,9 @@ export function itemParameter(context: IExecuteFunctions, name: string, itemInde
 type ParameterValue = NodeParameterValueType | object;
 
 /** How a parameter is read in this run: its raw value (the same for every item) tells. */
-type Reading = { kind: 'same'; value: ParameterValue } | { kind: 'perItem'; field?: string[]; values: Map<number, ParameterValue> };
+type Reading =
+	| { kind: 'same'; value: ParameterValue }
+	| { kind: 'perItem'; field?: string[]; input?: INodeExecutionData[]; values: Map<number, ParameterValue> };
 
 const runs = new WeakMap<object, Map<string, Reading>>();
 

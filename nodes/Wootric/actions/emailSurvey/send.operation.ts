@@ -84,11 +84,15 @@ interface SurveyPart {
 	shared: ParamHash;
 }
 
-const splitList = (value: unknown) =>
-	String(value ?? '')
+function splitList(value: unknown): string[] {
+	const text = String(value ?? '');
+	// Most items map one address: no separator, no list to build.
+	if (!/[,;\n]/.test(text)) return text.trim() === '' ? [] : [text.trim()];
+	return text
 		.split(/[,;\n]/)
 		.map((entry) => entry.trim())
 		.filter((entry) => entry !== '');
+}
 
 /** The fields that go with each item's own addresses; the others make up the request-level part. */
 const ADDRESS_FIELDS = ['emails', 'externalIds', 'context'];
@@ -137,17 +141,17 @@ function readPart(context: IExecuteFunctions, itemIndex: number, sharedOf: (item
 	for (const [name] of contextEntries) {
 		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
 	}
-	const contextValues = Object.fromEntries(contextEntries) as Record<string, string>;
+	const contextValues = contextEntries.length > 0 ? (Object.fromEntries(contextEntries) as Record<string, string>) : undefined;
 	const shared = sharedOf(itemIndex);
-	const missing = shared.placeholders.filter((name) => !(name in contextValues));
+	const missing = shared.placeholders.filter((name) => !contextValues || !(name in contextValues));
 	if (missing.length > 0) {
-		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues));
+		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues ?? {}));
 	}
 	return {
 		itemIndex,
 		emails,
 		externalIds: externalIdList.length > 0 ? externalIdList : undefined,
-		contextValues: contextEntries.length > 0 ? contextValues : undefined,
+		contextValues,
 		shared: shared.params,
 	};
 }
