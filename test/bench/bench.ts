@@ -8,7 +8,7 @@ import path from 'node:path';
 
 import type { INodeParameters } from 'n8n-workflow';
 
-import { createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric, type FakeWootricOptions } from '../fake';
+import { createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
 import { REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
 import { recordShown } from '../harness/shown';
 import { listReading, listRequestBound, seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
@@ -65,7 +65,7 @@ interface NodeWork {
 
 /** A fake for one benchmark, closed and let go of afterwards (the secret guard's list of fakes would keep it). */
 async function withFake<T>(use: (fake: FakeWootric) => Promise<T>, network: Network = {}): Promise<T> {
-	const fake = await startFakeWootric({ tls: network.tls } satisfies FakeWootricOptions);
+	const fake = await startFakeWootric({ tls: network.tls });
 	fake.latencyMs = network.latencyMs ?? 0;
 	try {
 		return await use(fake);
@@ -532,8 +532,8 @@ async function main(): Promise<void> {
 	await run('Trigger, burst of 5,000', () => triggerBurst(5_000, 3));
 	await run('Trigger, burst of 5,000, HTTPS, answers 20 ms late (about 20 s)', () => triggerBurst(5_000, 3, over(20)));
 	await run('Trigger, burst of 5,000, HTTPS, answers 80 ms late (about 1 min)', () => triggerBurst(5_000, 3, over(80)));
-	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 15, 'items'));
-	await run('Email Survey → Send, 1,000 addresses in one item', () => emailSend(1_000, 15, 'oneItem'));
+	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 40, 'items'));
+	await run('Email Survey → Send, 1,000 addresses in one item', () => emailSend(1_000, 40, 'oneItem'));
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
 

@@ -107,8 +107,8 @@ function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 
 /**
  * How many pages of one list may be on their way at once. Over a real network a page costs a round trip
- * and, on n8n's request path, a new connection; pages asked for together cost about one (README, Long
- * lists: the curve this value was chosen from). The bench sets it to draw that curve.
+ * and, on n8n's request path, a new connection; pages asked for together cost about one (README,
+ * Performance: the curve this value was chosen from). The bench sets it to draw that curve.
  */
 export const listReading = { pagesInFlight: 4 };
 
