@@ -1,14 +1,13 @@
 import type { IExecuteFunctions, INodeExecutionData, NodeParameterValueType } from 'n8n-workflow';
 
 /**
- * An item's parameter, as `getNodeParameter` gives it, read once per run. n8n evaluates a parameter anew
- * on every call, and that dominates a run over many items (about 50 µs for `{{ $json.email }}`, most of
- * it building the expression's context). So, per run:
- * - a value holding no expression is the same for every item: read once;
- * - any other is read once per item, so the input check and the sending see the same value;
+ * An item's parameter, as `getNodeParameter` gives it. n8n evaluates a parameter anew on every call, and
+ * that dominates a run over many items (about 50 µs for `{{ $json.email }}`, most of it building the
+ * expression's context). So:
+ * - a value holding no expression is the same for every item: read once per run;
  * - a plain mapping of an input field (`{{ $json.email }}`, `{{ $json.contact["e-mail"] }}`, what dragging a
- *   field in gives) that holds a string is taken from the item itself: n8n would give that same string.
- *   Anything else (another value type, any other expression) goes through n8n.
+ *   field in gives) that holds a string is taken from the item itself: n8n would give that same string;
+ * - anything else (another value type, any other expression) goes through n8n.
  */
 export function itemParameter(context: IExecuteFunctions, name: string, itemIndex: number, fallback?: unknown): ParameterValue {
 	let run = runs.get(context);
@@ -16,26 +15,21 @@ export function itemParameter(context: IExecuteFunctions, name: string, itemInde
 	let read = run.get(name);
 	if (!read) run.set(name, (read = readingOf(context, name, itemIndex, fallback)));
 	if (read.kind === 'same') return read.value;
-	if (read.values.has(itemIndex)) return read.values.get(itemIndex)!;
 	const mapped = read.field && fieldAt((read.input ??= context.getInputData())[itemIndex]?.json, read.field);
-	const value = typeof mapped === 'string' ? mapped : context.getNodeParameter(name, itemIndex, fallback);
-	read.values.set(itemIndex, value);
-	return value;
+	return typeof mapped === 'string' ? mapped : context.getNodeParameter(name, itemIndex, fallback);
 }
 
 type ParameterValue = NodeParameterValueType | object;
 
 /** How a parameter is read in this run: its raw value (the same for every item) tells. */
-type Reading =
-	| { kind: 'same'; value: ParameterValue }
-	| { kind: 'perItem'; field?: string[]; input?: INodeExecutionData[]; values: Map<number, ParameterValue> };
+type Reading = { kind: 'same'; value: ParameterValue } | { kind: 'perItem'; field?: string[]; input?: INodeExecutionData[] };
 
 const runs = new WeakMap<object, Map<string, Reading>>();
 
 function readingOf(context: IExecuteFunctions, name: string, itemIndex: number, fallback: unknown): Reading {
 	const raw = context.getNodeParameter(name, itemIndex, fallback, { rawExpressions: true });
 	if (!holdsExpression(raw)) return { kind: 'same', value: context.getNodeParameter(name, itemIndex, fallback) };
-	return { kind: 'perItem', field: typeof raw === 'string' ? mappedField(raw) : undefined, values: new Map() };
+	return { kind: 'perItem', field: typeof raw === 'string' ? mappedField(raw) : undefined };
 }
 
 /** Whether no parameter of the node but `except` (top-level names) holds an expression: then they read the same for every item. */
