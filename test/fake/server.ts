@@ -129,6 +129,8 @@ export class FakeWootric {
 	}
 
 	private async answer(request: FakeRequest, bodyError: ApiError | undefined, outgoing: ServerResponse): Promise<void> {
+		// Every answer is dated by the service's own clock, as HTTP servers do: clients read the time from it.
+		outgoing.setHeader('Date', new Date(this.clock.nowMs()).toUTCString());
 		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};

@@ -60,6 +60,8 @@ export interface ListRequest {
 	itemIndex?: number;
 	/** Told of records no filter can reach (then the list goes on past them); without it, they are an error. */
 	onUnreadable?: (unreadable: UnreadableRecords) => void;
+	/** Told the service's time of each page's answer (see WootricRequest). */
+	onServiceTime?: (unixSeconds: number) => void;
 }
 
 /** One listing's progress, shared by the windows it reads. */
@@ -166,6 +168,7 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?:
 			subject: request.subject,
 			itemIndex: request.itemIndex,
 			once,
+			onServiceTime: request.onServiceTime,
 		});
 	// Pages ahead: as many more as full pages were read so far, up to listReading.pagesInFlight (so a short
 	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on their

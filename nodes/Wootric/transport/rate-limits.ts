@@ -94,10 +94,22 @@ export class RateLimitGate {
 	}
 }
 
-/** Milliseconds since the epoch when the limit resets, with a little slack for clock skew. */
+/** The service's time when it answered, in UNIX seconds (its Date header), if it sent one. */
+export function serviceSecondsOf(headers: Record<string, string>): number | undefined {
+	const milliseconds = Date.parse(headers.date ?? '');
+	return Number.isFinite(milliseconds) ? Math.floor(milliseconds / 1000) : undefined;
+}
+
+/**
+ * Milliseconds since the epoch (this machine's clock) when the limit resets. X-Rate-Limit-Reset is on the
+ * service's clock: measured from its Date header where it sent one, so a clock that is off here waits
+ * neither too long nor too little; a little slack covers the Date header's whole seconds.
+ */
 export function resetTimeOf(headers: Record<string, string>): number | undefined {
 	const reset = Number(headers['x-rate-limit-reset']);
-	return Number.isFinite(reset) && reset > 0 ? reset * 1000 + 250 : undefined;
+	if (!Number.isFinite(reset) || reset <= 0) return undefined;
+	const answeredAt = serviceSecondsOf(headers);
+	return (answeredAt === undefined ? reset * 1000 : Date.now() + (reset - answeredAt) * 1000) + 250;
 }
 
 const gates = new WeakMap<object, RateLimitGate>();

@@ -11,7 +11,7 @@ import { sleep } from 'n8n-workflow';
 import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, type RateLimitGate } from './rate-limits';
+import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, serviceSecondsOf, type RateLimitGate } from './rate-limits';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -32,6 +32,8 @@ export interface WootricRequest {
 	 * caller makes again the usual way if this one fails.
 	 */
 	once?: boolean;
+	/** Told the service's time (UNIX seconds, from the answer's Date header) when it answered. */
+	onServiceTime?: (unixSeconds: number) => void;
 }
 
 /** Retries of a request that failed in a way that did not change anything (GET, PUT, DELETE only). */
@@ -81,7 +83,11 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 			const headers = lowerCaseHeaders(response.headers);
 			gate.observe(endpoint, headers);
 			const body = parseJson(response.body);
-			if (body !== MALFORMED) return body as T;
+			if (body !== MALFORMED) {
+				const answeredAt = serviceSecondsOf(headers);
+				if (answeredAt !== undefined) request.onServiceTime?.(answeredAt);
+				return body as T;
+			}
 			failure = { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON };
 		} catch (error) {
 			failure = describeFailure(error);
