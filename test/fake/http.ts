@@ -1,6 +1,7 @@
 import type { IncomingHttpHeaders } from 'node:http';
 
 import type { ParamObject } from './brackets';
+import type { TieOrder } from './listing';
 import type { Account, FakeStore } from './store';
 
 export interface UploadedFile {
@@ -41,6 +42,8 @@ export interface ApiCall {
 	pathParams: Record<string, string>;
 	account: Account;
 	store: FakeStore;
+	/** How lists order records that share their sort value. */
+	tieOrder: TieOrder;
 }
 
 export type Handler = (call: ApiCall) => Reply | Promise<Reply>;

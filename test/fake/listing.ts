@@ -35,6 +35,12 @@ export interface ListRules<T> {
 	id: (record: T) => number;
 }
 
+/**
+ * How records sharing a sort value are ordered, which the spec does not say: by id in the sort's direction
+ * ('reversed': newest first is oldest first backwards), or by id ascending in both directions ('idAscending').
+ */
+export type TieOrder = 'reversed' | 'idAscending';
+
 interface Dated {
 	id: number;
 	createdAt: number;
@@ -65,13 +71,21 @@ export class RecordTable<T extends Dated> extends Map<number, T> {
 		super.clear();
 	}
 
-	/** The records created from `from` to `to` (seconds, both included), oldest or newest first. */
-	*createdBetween(from: number, to: number, order: 'asc' | 'desc'): Generator<T> {
+	/** The records created from `from` to `to` (seconds, both included), oldest or newest first, ties as `ties` says. */
+	*createdBetween(from: number, to: number, order: 'asc' | 'desc', ties: TieOrder): Generator<T> {
 		const ordered = (this.ordered ??= [...this.values()].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id));
 		const first = firstCreatedAtOrAfter(ordered, from);
 		const end = firstCreatedAtOrAfter(ordered, to + 1);
 		if (order === 'asc') for (let index = first; index < end; index++) yield ordered[index];
-		else for (let index = end - 1; index >= first; index--) yield ordered[index];
+		else if (ties === 'reversed') for (let index = end - 1; index >= first; index--) yield ordered[index];
+		else {
+			// Seconds newest first, each second's records in the stored (id ascending) order.
+			for (let secondEnd = end; secondEnd > first; ) {
+				const secondStart = firstCreatedAtOrAfter(ordered, ordered[secondEnd - 1].createdAt);
+				for (let index = secondStart; index < secondEnd; index++) yield ordered[index];
+				secondEnd = secondStart;
+			}
+		}
 	}
 }
 
@@ -88,14 +102,15 @@ function firstCreatedAtOrAfter(ordered: Dated[], second: number): number {
 }
 
 /**
- * Filters on created/updated (and `where`, the endpoint's own conditions), sorts (ties broken by id in the
- * same direction, so paging is stable) and pages. A RecordTable sorted by created_at is only walked
- * through its `created` window; any other list is filtered and sorted whole.
+ * Filters on created/updated (and `where`, the endpoint's own conditions), sorts (ties broken by id as
+ * `ties` says, so paging is stable) and pages. A RecordTable sorted by created_at is only walked through
+ * its `created` window; any other list is filtered and sorted whole.
  */
 export function listPage<T>(
 	records: Iterable<T> | RecordTable<T & Dated>,
 	params: Params,
 	rules: ListRules<T>,
+	ties: TieOrder,
 	where: (record: T) => boolean = () => true,
 ): T[] {
 	const page = params.integer('page', { min: 1, max: MAX_PAGE }) ?? 1;
@@ -126,16 +141,17 @@ export function listPage<T>(
 	const matches = (record: T) => tests.every((test) => test(record));
 
 	if (records instanceof RecordTable && sortKeyName === 'created_at') {
-		return pageOf(records.createdBetween(createdFrom, createdTo, order), matches, page, perPage);
+		return pageOf(records.createdBetween(createdFrom, createdTo, order, ties), matches, page, perPage);
 	}
 	const sortValue = rules.sortKeys[sortKeyName];
 	const direction = order === 'asc' ? 1 : -1;
+	const tieDirection = ties === 'reversed' ? direction : 1;
 	const selected = [...(records instanceof RecordTable ? records.values() : records)].filter(matches);
 	selected.sort((a, b) => {
 		const left = sortValue(a);
 		const right = sortValue(b);
 		const byKey = left < right ? -1 : left > right ? 1 : 0;
-		return direction * (byKey || rules.id(a) - rules.id(b));
+		return direction * byKey || tieDirection * (rules.id(a) - rules.id(b));
 	});
 	return selected.slice((page - 1) * perPage, page * perPage);
 }

@@ -8,6 +8,7 @@ import { FakeClock } from './clock';
 import { ApiError, notFound } from './errors';
 import { FaultInjector, type Fault } from './faults';
 import type { FakeRequest, Reply, UploadedFile } from './http';
+import type { TieOrder } from './listing';
 import { RateLimiter } from './rate-limits';
 import { allRoutes } from './resources';
 import { runDeletions } from './resources/end-users';
@@ -57,6 +58,8 @@ export class FakeWootric {
 	latencyMs = 0;
 	/** The most requests this fake was handling at one time. */
 	mostAtOnce = 0;
+	/** How lists order records that share their sort value (see TieOrder). */
+	tieOrder: TieOrder = 'reversed';
 	private handling = 0;
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
@@ -161,7 +164,7 @@ export class FakeWootric {
 		setHeaders(this.rateLimits.consume(request.route, account.token));
 		if (bodyError) throw bodyError;
 		runDeletions(account, this.clock.now());
-		return found.route.handler({ request, pathParams: found.pathParams, account, store: this.store });
+		return found.route.handler({ request, pathParams: found.pathParams, account, store: this.store, tieOrder: this.tieOrder });
 	}
 }
 

@@ -22,7 +22,7 @@ export function declineView(account: Account, decline: Decline) {
 
 function listDeclines(call: ApiCall, endUserId?: number) {
 	const listed = (decline: Decline) => endUserId === undefined || decline.endUserId === endUserId;
-	return ok(listPage(call.account.declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES, listed).map((decline) => declineView(call.account, decline)));
+	return ok(listPage(call.account.declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES, call.tieOrder, listed).map((decline) => declineView(call.account, decline)));
 }
 
 function get(call: ApiCall) {
@@ -38,8 +38,9 @@ export function addDecline(account: Account, store: FakeStore, fields: Pick<Decl
 		channel: 'web',
 		ipAddress: null,
 		originUrl: null,
-		createdAt: now,
-		updatedAt: now,
+		createdAt: fields.createdAt ?? now,
+		// Stored at its created_at unless told otherwise: a test's record as the service stamps it.
+		updatedAt: fields.createdAt ?? now,
 		endUserProperties: {},
 		...fields,
 	};
@@ -54,7 +55,9 @@ function create(call: ApiCall) {
 		endUserId: user.id,
 		ipAddress: params.string('ip_address') ?? null,
 		originUrl: params.string('origin_url') ?? null,
+		// A created_at given sets that time only: updated_at is when the service stored it.
 		createdAt: params.integer('created_at', { min: 0 }) ?? now,
+		updatedAt: now,
 		endUserProperties: propertiesOnCreate(params, user, now),
 	});
 	// The documented create body also carries the account's user_id (API-FACTS).

@@ -158,7 +158,7 @@ function list(call: ApiCall) {
 		(user) =>
 			(email === undefined || user.email === email) && Boolean(user.settings.surveys_disabled_by_end_user) === surveysDisabled,
 	);
-	return ok(listPage(users, params, LIST_RULES).map((user) => endUserView(call.account, user)));
+	return ok(listPage(users, params, LIST_RULES, call.tieOrder).map((user) => endUserView(call.account, user)));
 }
 
 /** GET /v1/end_users/<segment>: an id, or an email / external id when the lookup flag says so. */

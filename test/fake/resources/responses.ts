@@ -63,7 +63,7 @@ function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory
 		(includeExcluded || !response.excludedFromCalculations) &&
 		(category === undefined || npsCategory(response.score) === category);
 	const rules = category ? CATEGORY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
-	return ok(listPage(call.account.responses, params, rules, listed).map((response) => responseView(call.account, response)));
+	return ok(listPage(call.account.responses, params, rules, call.tieOrder, listed).map((response) => responseView(call.account, response)));
 }
 
 const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>
@@ -89,8 +89,9 @@ export function addResponse(
 		excludedFromCalculations: false,
 		ipAddress: '203.0.113.7',
 		originUrl: 'https://app.example.com/',
-		createdAt: now,
-		updatedAt: now,
+		createdAt: fields.createdAt ?? now,
+		// Stored at its created_at unless told otherwise: a test's record as the service stamps it.
+		updatedAt: fields.createdAt ?? now,
 		tags: [],
 		notes: [],
 		endUserProperties: {},
@@ -129,7 +130,9 @@ function create(call: ApiCall) {
 		text: params.string('text') ?? null,
 		ipAddress,
 		originUrl,
+		// A created_at given sets that time only: updated_at is when the service stored it.
 		createdAt: params.integer('created_at', { min: 0 }) ?? now,
+		updatedAt: now,
 		endUserProperties: propertiesOnCreate(params, user, now),
 	});
 	return created(responseView(call.account, response));
