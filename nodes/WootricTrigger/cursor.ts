@@ -1,87 +1,107 @@
 /**
- * Where a trigger event stream stands between polls, kept in the workflow's static data: the newest
- * second read of the time the stream watches (`since`: created_at, or updated_at for Updated Response) and
- * the records already read at or after the window start. The next poll asks for `[gte] = window start`
- * and skips those: a same-second cluster larger than a page is never cut, and nothing is read twice. It is
- * advanced only after a poll succeeded, so a failed poll repeats its window instead of losing it.
+ * Where the trigger stands on one list endpoint (/v1/responses or /v1/declines), kept in static data.
+ * Every poll reads the endpoint's records by `updated_at`, oldest first, from `complete + 1` on: a new
+ * record shows there (its updated_at is when the service stored it), and so does every change.
+ *
+ * Invariant: every record whose updated_at is at or before `complete` was read, as it is now, by a read
+ * that the service answered (its Date header, the service's clock) at least SETTLE_SECONDS after
+ * `complete`. The service makes a record readable within SETTLE_SECONDS of the time it stamps on it, so
+ * nothing can still appear in those seconds: they are never read again. Records read in later seconds
+ * are read again by the next poll and recognised by `recent` (id, second, version), the only ids kept.
+ *
+ * So a record is new exactly when it is not in `recent` and either was created after `complete` or
+ * has an id above `storedThrough` (Wootric numbers records in the order it stores them; only a record
+ * stored late with an older created_at, which Lookback emits, needs that). A record read again that is
+ * neither is a change.
+ *
+ * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer (plus
+ * the second a poll stopped in); `waiting` the new responses without a comment of the last Treat as
+ * Complete After minutes (Wait Until Complete only); `told` one key per warning, while its second is
+ * young. Neither Lookback nor the time between polls adds to them.
  */
-export interface EventCursor {
-	since: number;
-	/** The records already read (emitted or filtered out) in the window the next poll re-reads. */
-	seen: ReadRecord[];
-	/** [id, created second] of new responses read but not complete yet (Wait Until Complete): read again until they are. */
-	pending?: Array<[number, number]>;
-	/** Seconds whose unreadable records the user was told of, so a re-read window does not tell again. */
-	told?: number[];
+export interface StreamCursor {
+	/** The last updated_at second read for good (see the invariant). */
+	complete: number;
+	/** The first created_at second that counts as new: activation, or Start From. Lookback never reaches before it. */
+	from: number;
+	/** Every record with an id at or below this was readable when `complete` was read. */
+	storedThrough: number;
+	/** The records read in seconds after `complete`. */
+	recent: ReadRecord[];
+	/** [id, created second] of new responses held until they are complete (Wait Until Complete). */
+	waiting?: Array<[id: number, created: number]>;
+	/** `updated/created` seconds of records no filter could reach that the user was told of, while young. */
+	told?: string[];
 }
 
+/** [id, updated second, version]: the version tells two states of a record within one second apart. */
+export type ReadRecord = [id: number, second: number, version: string];
+
 /**
- * [id, second] of a record read; for Updated Response also a digest of its content, since a record can
- * change twice within one updated_at second, once before a poll read it and once after.
+ * How long after the second it stamps on a record the service may take to make it readable (its commit),
+ * with the Date header's own whole second. A second this old by the service's clock gets nothing new.
  */
-export type ReadRecord = [id: number, second: number, version?: string];
+export const SETTLE_SECONDS = 10;
 
-/** The most ids a cursor remembers (a lookback over a very busy account); the newest are kept. */
-const MAX_REMEMBERED_IDS = 20_000;
-
-export function startCursor(since: number): EventCursor {
-	return { since, seen: [] };
+export function isStreamCursor(value: unknown): value is StreamCursor {
+	const cursor = value as StreamCursor | undefined;
+	return typeof cursor?.complete === 'number' && typeof cursor.from === 'number' && Array.isArray(cursor.recent);
 }
 
-export function isEventCursor(value: unknown): value is EventCursor {
-	const cursor = value as EventCursor | undefined;
-	return typeof cursor?.since === 'number' && Array.isArray(cursor.seen);
+/** A cursor that emits records created at `from` or later, none before. */
+export function startCursor(from: number): StreamCursor {
+	return { complete: from - 1, from, storedThrough: 0, recent: [] };
 }
 
-/**
- * A second this long past (by this machine's clock) gets no new records: the service stamps a record
- * with the time it stores it, and a minute covers its commit and a clock that is somewhat off.
- */
-export const CLOSED_AFTER_SECONDS = 60;
-
-/**
- * The first second a poll at `now` asks for: `since` again (records may still arrive in it), or after it
- * once it is closed, so that an idle poll does not re-read a large cluster at `since`; the lookback before
- * that, or the oldest response still pending.
- */
-export function windowStart(cursor: EventCursor, lookbackSeconds: number, now: number): number {
-	const from = lookbackSeconds > 0 ? cursor.since - lookbackSeconds : now - cursor.since >= CLOSED_AFTER_SECONDS ? cursor.since + 1 : cursor.since;
-	return Math.min(from, ...(cursor.pending ?? []).map(([, second]) => second));
+/** How one record read in a poll stands against the cursor. */
+export interface Sighting {
+	/** Read before in this state (nothing to do). */
+	known: boolean;
+	/** Stored since the cursor's last complete read. */
+	isNew: boolean;
 }
 
-/**
- * Whether a record was read already: its id, or with a version (Updated Response, which emits every
- * change) the same version or a later second.
- */
-export function wasRead(cursor: EventCursor): (record: ReadRecord) => boolean {
-	const seen = new Map(cursor.seen.map((entry) => [entry[0], entry]));
-	return ([id, second, version]) => {
-		const read = seen.get(id);
-		if (!read || version === undefined) return read !== undefined;
-		return read[1] > second || (read[1] === second && read[2] === version);
+/** Tells, for each record a poll reads, whether it is new, a change, or known already. */
+export function sightingsOf(cursor: StreamCursor): (entry: ReadRecord, createdSecond: number) => Sighting {
+	const recent = new Map(cursor.recent.map((entry) => [entry[0], entry]));
+	return ([id, second, version], createdSecond) => {
+		const before = recent.get(id);
+		const known = before !== undefined && before[1] === second && before[2] === version;
+		return { known, isNew: before === undefined && (createdSecond > cursor.complete || id > cursor.storedThrough) };
 	};
 }
 
-export interface PollProgress {
-	/** The records read and done with. */
-	read: ReadRecord[];
-	/** [id, second] of the responses still waiting to be complete. */
-	pending: Array<[number, number]>;
-	/** Seconds told unreadable in this poll: the cursor moves past them (their records cannot be reached anyway). */
-	told: number[];
+/** The first created_at second a poll emits as new: after `complete` less the lookback, never before `from`. */
+export function newFrom(cursor: StreamCursor, lookbackSeconds: number): number {
+	return Math.max(cursor.from, cursor.complete + 1 - lookbackSeconds);
 }
 
-/** The cursor after a poll at `now`; pure, so a failed poll simply does not call it. */
-export function advanceCursor(cursor: EventCursor, progress: PollProgress, lookbackSeconds: number, now: number): EventCursor {
-	const seconds = [...progress.read, ...progress.pending].map(([, second]) => second);
-	const since = Math.max(cursor.since, ...seconds, ...progress.told.map((second) => second + 1));
-	const next: EventCursor = { since, seen: [] };
-	if (progress.pending.length > 0) next.pending = progress.pending;
-	const keepFrom = windowStart(next, lookbackSeconds, now);
-	const byId = new Map<number, ReadRecord>();
-	for (const entry of [...cursor.seen, ...progress.read]) if (entry[1] >= keepFrom) byId.set(entry[0], entry);
-	next.seen = [...byId.values()].sort((a, b) => a[1] - b[1] || a[0] - b[0]).slice(-MAX_REMEMBERED_IDS);
-	const told = [...(cursor.told ?? []), ...progress.told].filter((second) => second >= keepFrom);
-	if (told.length > 0) next.told = [...new Set(told)];
+export interface PollProgress {
+	/** When the service answered the poll's first page (UNIX seconds). */
+	answeredAt: number;
+	/** Every record read, in the order read. */
+	read: ReadRecord[];
+	/** The last updated second the poll read all of: less than the last second read when it stopped early. */
+	readThrough: number;
+	waiting?: Array<[number, number]>;
+	told: string[];
+}
+
+/** The cursor after a poll; pure, so a failed poll simply does not call it. */
+export function advanceCursor(cursor: StreamCursor, progress: PollProgress): StreamCursor {
+	const complete = Math.max(cursor.complete, Math.min(progress.answeredAt - SETTLE_SECONDS, progress.readThrough));
+	const recent = new Map<number, ReadRecord>();
+	let storedThrough = cursor.storedThrough;
+	for (const entry of [...cursor.recent, ...progress.read]) {
+		if (entry[1] > complete) recent.set(entry[0], entry);
+		else if (entry[0] > storedThrough) storedThrough = entry[0];
+	}
+	const next: StreamCursor = { complete, from: cursor.from, storedThrough, recent: [...recent.values()] };
+	if (progress.waiting && progress.waiting.length > 0) next.waiting = progress.waiting;
+	const told = [...new Set([...(cursor.told ?? []), ...progress.told])].filter((key) => Number(key.split('/')[0]) > complete);
+	if (told.length > 0) next.told = told;
 	return next;
 }
+
+/** The key a warning about one second is remembered by. */
+export const toldKey = (updated: number | undefined, created: number | undefined) => `${updated ?? ''}/${created ?? ''}`;

@@ -4,11 +4,19 @@ import { npsCategory, wootricSeconds, type NpsCategory, type ParamHash, type Tim
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
 
-/** The list each event reads, and the time it watches (oldest first). */
-export const EVENTS: Record<EventName, { path: string; field: TimeField }> = {
-	response: { path: '/v1/responses', field: 'created' },
-	responseUpdated: { path: '/v1/responses', field: 'updated' },
-	decline: { path: '/v1/declines', field: 'created' },
+/** The endpoints the trigger reads: each keeps one cursor, whatever events of it are watched. */
+export type Stream = 'responses' | 'declines';
+
+export const STREAMS: Record<Stream, { path: string; newEvent: EventName; events: EventName[] }> = {
+	responses: { path: '/v1/responses', newEvent: 'response', events: ['response', 'responseUpdated'] },
+	declines: { path: '/v1/declines', newEvent: 'decline', events: ['decline'] },
+};
+
+/** The endpoint each event reads, and the time its newest record is found by ("Fetch Test Event"). */
+export const EVENTS: Record<EventName, { stream: Stream; path: string; field: TimeField }> = {
+	response: { stream: 'responses', path: '/v1/responses', field: 'created' },
+	responseUpdated: { stream: 'responses', path: '/v1/responses', field: 'updated' },
+	decline: { stream: 'declines', path: '/v1/declines', field: 'created' },
 };
 
 /** Which responses the trigger emits; declines have no score, so only the event choice applies to them. */

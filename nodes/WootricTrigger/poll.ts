@@ -1,11 +1,12 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
 
-import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
-import { advanceCursor, isEventCursor, startCursor, wasRead, windowStart, type EventCursor, type PollProgress, type ReadRecord } from './cursor';
-import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, versionOf, type EventName, type ResponseFilter } from './events';
+import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
+import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type ListRequest, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
+import { advanceCursor, isStreamCursor, newFrom, sightingsOf, startCursor, toldKey, type PollProgress, type ReadRecord, type StreamCursor } from './cursor';
+import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, STREAMS, versionOf, type EventName, type ResponseFilter, type Stream } from './events';
 
-/** A poll reads at most this many new records per event; the rest waits for the next poll. */
+/** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
 /** "Fetch Test Event" looks at most this far back for a record that matches the filters. */
 const SAMPLE_RECORDS = 150;
@@ -27,31 +28,15 @@ interface TriggerSettings {
 	completeAfterSeconds?: number;
 }
 
-function invalid(context: IPollFunctions, field: string, rule: string, value: unknown): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `${field} ${rule} (got ${JSON.stringify(value)})`);
-}
-
-function wholeNumber(context: IPollFunctions, field: string, value: unknown, min: number, max: number): number {
-	const number = Number(value);
-	if (!Number.isInteger(number) || number < min || number > max) throw invalid(context, field, `must be a whole number from ${min} to ${max}`, value);
-	return number;
-}
-
 function readSettings(context: IPollFunctions): TriggerSettings {
 	const events = context.getNodeParameter('events', []) as EventName[];
-	if (events.length === 0) throw invalid(context, 'Events', 'needs at least one event', events);
+	if (events.length === 0) throw invalid(context, undefined, 'Events', 'needs at least one event', events);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const minScore = wholeNumber(context, 'Minimum Score', filters.minScore ?? 0, 0, 10);
-	const maxScore = wholeNumber(context, 'Maximum Score', filters.maxScore ?? 10, 0, 10);
-	if (minScore > maxScore) throw invalid(context, 'Minimum Score', `must not be above the Maximum Score (${maxScore})`, minScore);
-	let startFrom: number | undefined;
-	if (options.startFrom) {
-		const milliseconds = Date.parse(String(options.startFrom));
-		if (Number.isNaN(milliseconds)) throw invalid(context, 'Start From', 'must be a date', options.startFrom);
-		startFrom = Math.floor(milliseconds / 1000);
-	}
-	const completeAfterMinutes = wholeNumber(context, 'Treat as Complete After (Minutes)', options.completeAfterMinutes ?? 5, 1, 24 * 60);
+	const minScore = integerValue(context, undefined, 'Minimum Score', filters.minScore ?? 0, { min: 0, max: 10 });
+	const maxScore = integerValue(context, undefined, 'Maximum Score', filters.maxScore ?? 10, { min: 0, max: 10 });
+	if (minScore > maxScore) throw invalid(context, undefined, 'Minimum Score', `must not be above the Maximum Score (${maxScore})`, minScore);
+	const completeAfterMinutes = integerValue(context, undefined, 'Treat as Complete After (Minutes)', options.completeAfterMinutes ?? 5, { min: 1, max: 24 * 60 });
 	return {
 		events,
 		filter: {
@@ -63,76 +48,113 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		},
 		includeEndUser: options.includeEndUser === true,
 		simplify: options.simplify === true,
-		startFrom,
-		lookbackSeconds: wholeNumber(context, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, 0, 7 * 24 * 60) * 60,
+		startFrom: options.startFrom ? unixSeconds(context, undefined, 'Start From', options.startFrom) : undefined,
+		lookbackSeconds: integerValue(context, undefined, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, { min: 0, max: 7 * 24 * 60 }) * 60,
 		completeAfterSeconds: options.waitUntilComplete === true ? completeAfterMinutes * 60 : undefined,
 	};
 }
 
-/** What one event's part of a poll found, and the cursor after it. */
-interface EventRead {
+/** What one endpoint's part of a poll found, and its cursor after it. */
+interface StreamRead {
 	found: Found[];
 	unreadable: UnreadableRecords[];
-	cursor: EventCursor;
+	cursor: StreamCursor;
 }
 
 /**
- * The records of one event past its cursor, and the cursor after them. Throws, leaving the cursor as it
- * was, if a request fails. Records no filter can reach are reported (once) and passed by; a record without a
- * readable time stands with the one before it.
+ * The records of one endpoint stored or changed since its cursor, sorted into the watched events, and the
+ * cursor after them (see cursor.ts). Throws, leaving the cursor as it was, if a request fails. Records no
+ * filter can reach are reported (once) and passed by; a record without a readable time stands with the
+ * one before it.
  */
-async function readNewRecords(context: IPollFunctions, event: EventName, cursor: EventCursor, settings: TriggerSettings, deadline: number): Promise<EventRead> {
-	const { path, field } = EVENTS[event];
-	const timeKey = `${field}_at`;
-	const updates = event === 'responseUpdated';
-	const waitSeconds = event === 'response' ? settings.completeAfterSeconds : undefined;
-	const alreadyRead = wasRead(cursor);
-	const now = Math.floor(Date.now() / 1000);
-	const progress: PollProgress = { read: [], pending: [], told: [] };
+async function readStream(context: IPollFunctions, stream: Stream, cursor: StreamCursor, settings: TriggerSettings, deadline: number): Promise<StreamRead> {
+	const { path, newEvent } = STREAMS[stream];
+	const watching = (event: EventName) => settings.events.includes(event);
+	const waitSeconds = newEvent === 'response' ? settings.completeAfterSeconds : undefined;
+	const sighting = sightingsOf(cursor);
+	const emitFrom = newFrom(cursor, settings.lookbackSeconds);
+	const waiting = new Map(cursor.waiting ?? []);
 	const found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
-	const start = windowStart(cursor, settings.lookbackSeconds, now);
-	const pages = listAll(context, {
+	const read: ReadRecord[] = [];
+	const told: string[] = [];
+	let answeredAt: number | undefined;
+	const listing = {
 		path,
-		query: eventQuery(event, settings.filter),
-		[field]: { gte: start },
-		sortKey: timeKey,
-		order: 'asc',
-		onUnreadable: (records) => {
-			const second = records[field];
-			if (second === undefined) return;
-			progress.told.push(second);
-			if (!cursor.told?.includes(second)) unreadable.push(records);
+		query: eventQuery(newEvent, settings.filter),
+		onUnreadable: (records: UnreadableRecords) => {
+			const key = toldKey(records.updated, records.created);
+			told.push(key);
+			if (!cursor.told?.includes(key)) unreadable.push(records);
 		},
-	});
-	let second = start;
-	let finished = true;
-	for await (const page of pages) {
+		onServiceTime: (second: number) => (answeredAt ??= second),
+	};
+	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
+	const completes = (record: IDataObject, created: number) => waitSeconds === undefined || isComplete(record, created, now(), waitSeconds);
+	const emitNew = (record: IDataObject, created: number) => {
+		if (matchesFilter(newEvent, record, settings.filter)) found.push({ event: newEvent, second: created, record });
+	};
+
+	let second = cursor.complete;
+	let stoppedEarly = false;
+	for await (const page of listAll(context, { ...listing, updated: { gte: cursor.complete + 1 }, sortKey: 'updated_at', order: 'asc' })) {
 		for (const record of page) {
 			const id = Number(record.id);
-			second = wootricSeconds(record[timeKey]) ?? second;
-			const entry: ReadRecord = updates ? [id, second, versionOf(record)] : [id, second];
-			if (alreadyRead(entry)) continue;
-			if (waitSeconds !== undefined && !isComplete(record, second, now, waitSeconds)) {
-				progress.pending.push([id, second]);
-				continue;
+			second = wootricSeconds(record.updated_at) ?? second;
+			const created = wootricSeconds(record.created_at) ?? second;
+			const entry: ReadRecord = [id, second, versionOf(record)];
+			read.push(entry);
+			const { known, isNew } = sighting(entry, created);
+			if (known) continue;
+			if (isNew && created >= emitFrom && watching(newEvent)) {
+				if (completes(record, created)) emitNew(record, created);
+				else waiting.set(id, created);
+			} else if (waiting.has(id) && completes(record, created)) {
+				waiting.delete(id);
+				emitNew(record, created);
 			}
-			progress.read.push(entry);
-			if ((!updates || changedSinceCreated(record)) && matchesFilter(event, record, settings.filter)) found.push({ event, second, record });
+			// A record stored late with an older created_at, within reach of New, arrived: it did not change.
+			const arrivedLate = isNew && created >= emitFrom && created <= cursor.complete;
+			if (watching('responseUpdated') && !arrivedLate && changedSinceCreated(record) && matchesFilter('responseUpdated', record, settings.filter)) {
+				found.push({ event: 'responseUpdated', second, record });
+			}
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from there.
-		if (progress.read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) {
-			finished = false;
+		if (read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) {
+			stoppedEarly = true;
 			break;
 		}
 	}
-	if (!finished) {
-		// Responses still pending that this poll did not reach wait on; a whole window that no longer lists
-		// one means it was deleted or excluded from calculations, and it is dropped.
-		const reached = new Set([...progress.read, ...progress.pending].map(([id]) => id));
-		progress.pending.push(...(cursor.pending ?? []).filter(([id]) => !reached.has(id)));
+	if (waitSeconds !== undefined) await emitTimedOut(context, listing, waiting, now() - waitSeconds, emitNew);
+	const progress: PollProgress = { answeredAt: now(), read, readThrough: stoppedEarly ? second - 1 : Infinity, waiting: [...waiting], told };
+	return { found, unreadable, cursor: advanceCursor(cursor, progress) };
+}
+
+/**
+ * New responses held for their comment that reached Treat as Complete After without one: emitted as
+ * they are, read in one listing of their created seconds (their updated_at did not move, so the updated
+ * stream does not bring them). One no longer listed was deleted or invalidated, and is dropped.
+ */
+async function emitTimedOut(
+	context: IPollFunctions,
+	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable'>,
+	waiting: Map<number, number>,
+	createdBy: number,
+	emit: (record: IDataObject, created: number) => void,
+): Promise<void> {
+	const due = [...waiting].filter(([, created]) => created <= createdBy);
+	if (due.length === 0) return;
+	const seconds = due.map(([, created]) => created);
+	const range = { gte: Math.min(...seconds), lte: Math.max(...seconds) };
+	for await (const page of listAll(context, { ...listing, created: range, sortKey: 'created_at', order: 'asc' })) {
+		for (const record of page) {
+			const created = waiting.get(Number(record.id));
+			if (created === undefined || created > createdBy) continue;
+			waiting.delete(Number(record.id));
+			emit(record, created);
+		}
 	}
-	return { found, unreadable, cursor: advanceCursor(cursor, progress, settings.lookbackSeconds, now) };
+	for (const [id] of due) waiting.delete(id);
 }
 
 /** One request per distinct end user: email, external id and current properties on each item. */
@@ -186,6 +208,26 @@ async function sample(context: IPollFunctions, settings: TriggerSettings): Promi
 	return [toItems(found, settings)];
 }
 
+/** The service's time now (its Date header), from the smallest request the endpoint answers. */
+async function serviceTime(context: IPollFunctions, path: string): Promise<number> {
+	let answeredAt: number | undefined;
+	await wootricRequest(context, { method: 'GET', path, query: { page: 1, per_page: 1 }, onServiceTime: (second) => (answeredAt = second) });
+	return answeredAt ?? Math.floor(Date.now() / 1000);
+}
+
+/**
+ * The cursor kept by this package before 0.2 (one per event, `since` and `seen` by created_at or
+ * updated_at): carried on from its oldest second, the records it had read recognised by id.
+ */
+function carriedOver(state: IDataObject, stream: Stream): StreamCursor | undefined {
+	const old = STREAMS[stream].events.map((event) => state[event] as { since?: unknown; seen?: unknown } | undefined);
+	const cursors = old.filter((cursor) => typeof cursor?.since === 'number' && Array.isArray(cursor.seen)) as Array<{ since: number; seen: Array<[number, number, string?]> }>;
+	if (cursors.length === 0) return undefined;
+	const cursor = startCursor(Math.min(...cursors.map(({ since }) => since)));
+	cursor.recent = cursors.flatMap(({ seen }) => seen.map(([id, second, version]): ReadRecord => [id, second, version ?? '']));
+	return cursor;
+}
+
 /**
  * New responses, changed responses and new declines since the last poll, oldest first, each once. The
  * cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows the error)
@@ -198,22 +240,23 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	const state = context.getWorkflowStaticData('node');
 	const budget = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
 	const deadline = Date.now() + budget * 0.8;
-	const now = Math.floor(Date.now() / 1000);
-	const cursors: Partial<Record<EventName, EventCursor>> = {};
+	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
-	// The events are read at the same time (each list its own endpoint and rate limit); every read is let
-	// finish before a failure fails the poll, so no request outlives it.
+	const streams = [...new Set(settings.events.map((event) => EVENTS[event].stream))];
+	// The endpoints are read at the same time (each its own rate limit); every read is let finish before a
+	// failure fails the poll, so no request outlives it.
 	const reads = await Promise.allSettled(
-		settings.events.map(async (event) => {
-			const stored = state[event];
-			if (!isEventCursor(stored) && settings.startFrom === undefined) {
-				// First poll: start from now rather than flood the workflow with history.
-				cursors[event] = startCursor(now);
+		streams.map(async (stream) => {
+			const stored = state[stream];
+			const cursor = isStreamCursor(stored) ? stored : (carriedOver(state, stream) ?? (settings.startFrom === undefined ? undefined : startCursor(settings.startFrom)));
+			if (!cursor) {
+				// First poll: start from the service's now rather than flood the workflow with history.
+				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
 				return;
 			}
-			const result = await readNewRecords(context, event, isEventCursor(stored) ? stored : startCursor(settings.startFrom!), settings, deadline);
-			cursors[event] = result.cursor;
+			const result = await readStream(context, stream, cursor, settings, deadline);
+			cursors[stream] = result.cursor;
 			found.push(...result.found);
 			unreadable.push(...result.unreadable);
 		}),
@@ -223,6 +266,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	found.sort((a, b) => a.second - b.second || a.event.localeCompare(b.event) || Number(a.record.id) - Number(b.record.id));
 	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
 
+	for (const event of Object.keys(EVENTS)) delete state[event];
 	Object.assign(state, cursors);
 	const items = [...toItems(found, settings), ...unreadable.map(warningItem)];
 	return items.length > 0 ? [items] : null;

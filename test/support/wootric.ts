@@ -103,11 +103,14 @@ export class TriggerSession {
 	readonly emitted: IDataObject[] = [];
 	private readonly credential: StoredCredential;
 
+	/** `staticData`: what an earlier session kept, for a trigger whose n8n was restarted. */
 	constructor(
 		fake: FakeWootric,
 		private readonly parameters: INodeParameters,
+		staticData: IDataObject = {},
 	) {
 		this.credential = new StoredCredential(fake);
+		replaceContents(this.staticData, structuredClone(staticData));
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger') {

@@ -2,19 +2,23 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 import { itemParameter } from './parameters';
 
+/** What reading a value needs of a node's context: the action node's, or the trigger's (which has no items). */
+export type ValueContext = Pick<IExecuteFunctions, 'getNode' | 'getTimezone'>;
+
 /**
  * Reading parameters as the API needs them, before anything is sent. A bad value stops the item with an
- * error that names the field, the item and the value received.
+ * error that names the field, the item (where there is one) and the value received.
  */
-export function invalid(context: IExecuteFunctions, itemIndex: number, field: string, rule: string, value: unknown): NodeOperationError {
+export function invalid(context: ValueContext, itemIndex: number | undefined, field: string, rule: string, value: unknown): NodeOperationError {
 	const shown = typeof value === 'string' ? `"${value}"` : JSON.stringify(value) ?? String(value);
-	return new NodeOperationError(context.getNode(), `${field} ${rule} (item ${itemIndex}: got ${shown})`, { itemIndex });
+	const where = itemIndex === undefined ? '' : `item ${itemIndex}: `;
+	return new NodeOperationError(context.getNode(), `${field} ${rule} (${where}got ${shown})`, { itemIndex });
 }
 
 /** A whole number within bounds; numeric strings from expressions are accepted. */
 export function integerValue(
-	context: IExecuteFunctions,
-	itemIndex: number,
+	context: ValueContext,
+	itemIndex: number | undefined,
 	field: string,
 	value: unknown,
 	bounds: { min?: number; max?: number } = {},
@@ -71,7 +75,7 @@ function isoMilliseconds(text: string, timeZone: string): number {
 }
 
 /** UNIX seconds from an ISO date string, an n8n/Luxon DateTime, a Date, or a number of seconds. */
-export function unixSeconds(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): number {
+export function unixSeconds(context: ValueContext, itemIndex: number | undefined, field: string, value: unknown): number {
 	let milliseconds = Number.NaN;
 	if (typeof value === 'number' && Number.isFinite(value)) milliseconds = value * 1000;
 	else if (typeof value === 'string' && /^\s*\d+\s*$/.test(value)) milliseconds = Number(value) * 1000;

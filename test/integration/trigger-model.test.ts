@@ -1,0 +1,368 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import { addDecline, addResponse, changeResponse, createEndUser, startFakeWootric, type FakeWootric, type Fault } from '../fake';
+import type { TieOrder } from '../fake';
+import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
+
+/**
+ * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h apart
+ * (exactly 60 s and 300 s among them), records stored at any moment, in the second of a read too, stamped
+ * up to a few seconds before they can be read, late imports with an older created_at, comments,
+ * completions, tags, deletions and invalidations in any order, faults, restarts, and the n8n host's clock
+ * off the service's by up to 30 s. The host's clock (Date) is the test's: it moves only when a schedule
+ * says so. The oracle says, for every record, whether it must, may or must not be emitted, and every item
+ * is checked against the record's history: nothing emitted twice, nothing lost, nothing else.
+ */
+const SCHEDULES = Number(process.env.TRIGGER_MODEL_SCHEDULES ?? 1000);
+const GAPS = [1, 2, 5, 9, 10, 11, 30, 59, 60, 60, 60, 61, 120, 300, 300, 900, 3600, 7200];
+/** The most seconds the service takes to make a record readable after the time it stamps on it (the node's margin is larger). */
+const MAX_STAMP_DELAY = 4;
+const CATEGORIES = ['detractor', 'passive', 'promoter'] as const;
+const categoryOf = (score: number) => (score <= 6 ? 'detractor' : score <= 8 ? 'passive' : 'promoter');
+/** The transport's faults; a hang (which costs a request timeout) less often, so 1,000 schedules stay quick. */
+const FAULTS: Fault[] = [
+	{ kind: 'status', status: 500 },
+	{ kind: 'status', status: 503 },
+	{ kind: 'dropConnection' },
+	{ kind: 'malformedJson' },
+	{ kind: 'unauthorized' },
+	{ kind: 'status', status: 500 },
+	{ kind: 'dropConnection' },
+	{ kind: 'unauthorized' },
+	{ kind: 'hang' },
+];
+
+type Random = ReturnType<typeof seededRandom>;
+type EventName = 'response' | 'responseUpdated' | 'decline';
+
+/** What the model knows of one record: when it was stored, and what happened to it. */
+interface Tracked {
+	kind: 'response' | 'decline';
+	id: number;
+	created: number;
+	/** The service's time when the record was stored (readable from then on). */
+	storedAt: number;
+	/** Stored by an import with an older created_at. */
+	late: boolean;
+	score: number;
+	textAtStore: boolean;
+	completeAtStore: boolean;
+	excludedAtStore: boolean;
+	/** Deleted, or invalidated after it was stored: whether it is emitted depends on whether a poll saw it first. */
+	gone: boolean;
+	/** The versions it had, each with the service's time it became readable. */
+	versions: Array<{ stamp: number; changed: boolean; text: boolean; excluded: boolean; pollsBefore: number }>;
+}
+
+interface Settings {
+	events: EventName[];
+	categories: Array<(typeof CATEGORIES)[number]>;
+	onlyWithComment: boolean;
+	includeExcluded: boolean;
+	lookbackSeconds: number;
+	waitSeconds?: number;
+	startFrom?: number;
+}
+
+function chooseSettings(random: Random, now: number): Settings {
+	const events = random.pick<EventName[]>([['response'], ['decline'], ['responseUpdated'], ['response', 'decline'], ['response', 'responseUpdated'], ['response', 'responseUpdated', 'decline']]);
+	return {
+		events,
+		categories: CATEGORIES.filter(() => random.chance(0.3)),
+		onlyWithComment: random.chance(0.2),
+		includeExcluded: random.chance(0.2),
+		lookbackSeconds: random.pick([0, 0, 0, 60, 600, 3600, 7 * 24 * 3600]),
+		waitSeconds: random.chance(0.35) ? random.pick([60, 300, 3600, 24 * 3600]) : undefined,
+		startFrom: random.chance(0.15) ? now - random.int(0, 7200) : undefined,
+	};
+}
+
+function parametersOf(settings: Settings): INodeParameters {
+	const options: INodeParameters = { lookbackMinutes: settings.lookbackSeconds / 60 };
+	if (settings.waitSeconds !== undefined) Object.assign(options, { waitUntilComplete: true, completeAfterMinutes: settings.waitSeconds / 60 });
+	if (settings.startFrom !== undefined) options.startFrom = new Date(settings.startFrom * 1000).toISOString();
+	return { events: settings.events, filters: { categories: settings.categories, onlyWithComment: settings.onlyWithComment, includeExcluded: settings.includeExcluded }, options };
+}
+
+const versionKey = (item: IDataObject) => JSON.stringify([item.updated_at, item.text, item.tags, item.completed, item.excluded_from_calculations]);
+
+/** One schedule's world: the fake, the host's clock, the records and what the trigger emitted when. */
+class World {
+	readonly records = new Map<string, Tracked>();
+	readonly emitted: Array<{ event: EventName; id: number; item: IDataObject; at: number }> = [];
+	/** Service times of the polls that succeeded. */
+	readonly polls: number[] = [];
+	private readonly user;
+
+	constructor(
+		readonly fake: FakeWootric,
+		readonly random: Random,
+		readonly settings: Settings,
+		seed: number,
+	) {
+		this.user = createEndUser(fake.account, fake.store, `model${seed}@example.com`);
+	}
+
+	/** The service's time, in seconds. */
+	now(): number {
+		return this.fake.clock.now();
+	}
+
+	/** Moves both clocks on (the host's by jest's fake Date, the service's with it). */
+	advance(milliseconds: number): void {
+		jest.setSystemTime(Date.now() + milliseconds);
+	}
+
+	private stampDelay(): number {
+		return this.random.chance(0.5) ? 0 : this.random.int(1, MAX_STAMP_DELAY);
+	}
+
+	storeResponse(late = false, created?: number): void {
+		const now = this.now();
+		const stamp = now - this.stampDelay();
+		const text = this.random.chance(0.4) ? `said ${stamp}` : null;
+		const completed = text !== null || this.random.chance(0.3);
+		const excluded = this.random.chance(0.08);
+		const score = this.random.int(0, 10);
+		const createdAt = created ?? stamp;
+		const response = addResponse(this.fake.account, this.fake.store, { endUserId: this.user.id, score, text, completed, excludedFromCalculations: excluded, createdAt, updatedAt: late ? stamp : createdAt });
+		this.records.set(`response:${response.id}`, {
+			kind: 'response',
+			id: response.id,
+			created: createdAt,
+			storedAt: now,
+			late,
+			score,
+			textAtStore: text !== null,
+			completeAtStore: completed,
+			excludedAtStore: excluded,
+			gone: false,
+			versions: [{ stamp: late ? stamp : createdAt, changed: late, text: text !== null, excluded, pollsBefore: this.polls.length }],
+		});
+	}
+
+	storeDecline(late = false, created?: number): void {
+		const now = this.now();
+		const stamp = now - this.stampDelay();
+		const createdAt = created ?? stamp;
+		const decline = addDecline(this.fake.account, this.fake.store, { endUserId: this.user.id, createdAt, updatedAt: late ? stamp : createdAt });
+		this.records.set(`decline:${decline.id}`, {
+			kind: 'decline',
+			id: decline.id,
+			created: createdAt,
+			storedAt: now,
+			late,
+			score: 0,
+			textAtStore: false,
+			completeAtStore: true,
+			excludedAtStore: false,
+			gone: false,
+			versions: [],
+		});
+	}
+
+	/** A comment, a completion, a tag or an invalidation, stamped up to a few seconds back (never before the last change). */
+	changeSomeResponse(): void {
+		const responses = [...this.records.values()].filter((record) => record.kind === 'response' && !record.gone && this.fake.account.responses.has(record.id));
+		if (responses.length === 0) return;
+		const record = this.random.pick(responses);
+		const stored = this.fake.account.responses.get(record.id)!;
+		const now = this.now();
+		const at = Math.max(stored.updatedAt, now - this.stampDelay());
+		const kind = this.random.int(0, 9);
+		const change =
+			kind < 4 ? { text: `comment ${now}`, completed: true } : kind < 6 ? { completed: true } : kind < 9 ? { tags: [...stored.tags, `tag${now}`] } : { excludedFromCalculations: !stored.excludedFromCalculations };
+		changeResponse(this.fake.account, this.fake.store, record.id, change, at);
+		if ('excludedFromCalculations' in change && !this.settings.includeExcluded) record.gone = true;
+		const changed = this.fake.account.responses.get(record.id)!;
+		record.versions.push({ stamp: at, changed: changed.updatedAt !== changed.createdAt, text: changed.text !== null, excluded: changed.excludedFromCalculations, pollsBefore: this.polls.length });
+	}
+
+	deleteSome(): void {
+		const present = [...this.records.values()].filter((record) => !record.gone);
+		if (present.length === 0) return;
+		const record = this.random.pick(present);
+		(record.kind === 'response' ? this.fake.account.responses : this.fake.account.declines).delete(record.id);
+		record.gone = true;
+	}
+
+	/** Something stored or changed at this moment, as the schedule's dice say. */
+	act(): void {
+		const { random } = this;
+		const roll = random.next();
+		if (roll < 0.45) {
+			const count = random.chance(0.08) ? random.int(51, 130) : random.int(1, 4);
+			for (let index = 0; index < count; index++) (random.chance(0.3) ? this.storeDecline() : this.storeResponse());
+		} else if (roll < 0.55) {
+			// An import: created_at anywhere from just before now to past the longest lookback.
+			const created = this.now() - random.pick([random.int(5, 120), random.int(120, 4000), random.int(4000, 8 * 24 * 3600)]);
+			if (random.chance(0.3)) this.storeDecline(true, created);
+			else this.storeResponse(true, created);
+		} else if (roll < 0.9) {
+			this.changeSomeResponse();
+		} else if (roll < 0.95) {
+			this.deleteSome();
+		}
+	}
+
+	/** Faults for the next poll's requests, as the transport already models them. */
+	injectFaults(): void {
+		const { random, fake } = this;
+		if (random.chance(0.15)) {
+			fake.faults.inject({ method: 'GET', path: /^\/v1\/(responses|declines)$/, when: (request) => request.query.page === String(random.int(1, 3)), times: random.int(1, 5), fault: random.pick(FAULTS) });
+		}
+		if (random.chance(0.03)) {
+			fake.faults.inject({ method: 'GET', path: /^\/v1\/(responses|declines)$/, times: random.int(1, 2), fault: { kind: 'rateLimited', resetInSeconds: -1 } });
+		}
+	}
+
+	async poll(session: TriggerSession): Promise<void> {
+		const at = this.now();
+		const run = await session.poll();
+		this.fake.faults.clear();
+		if (run.error) return;
+		this.polls.push(at);
+		for (const item of run.items) {
+			if (item.event === 'warning') throw new Error(`unexpected warning item: ${JSON.stringify(item)}`);
+			this.emitted.push({ event: item.event as EventName, id: Number(item.id), item, at });
+		}
+	}
+}
+
+/** Whether a response's category and exclusion let the filters through (its score never changes). */
+function passesFixedFilters(record: Tracked, settings: Settings): boolean {
+	if (record.kind === 'decline') return true;
+	return settings.categories.length === 0 || settings.categories.includes(categoryOf(record.score));
+}
+
+/**
+ * The failures of one schedule: each record's emissions against what it must, may and must not get.
+ * `from` is the first created second the trigger emits (its first poll's second, or Start From).
+ */
+function judge(world: World, from: number): string[] {
+	const { settings } = world;
+	const failures: string[] = [];
+	const newEvent = (kind: Tracked['kind']): EventName => (kind === 'response' ? 'response' : 'decline');
+	const byKey = new Map<string, typeof world.emitted>();
+	for (const entry of world.emitted) {
+		const key = `${entry.event === 'decline' ? 'decline' : 'response'}:${entry.id}`;
+		byKey.set(key, [...(byKey.get(key) ?? []), entry]);
+	}
+	for (const [key, record] of world.records) {
+		const emissions = byKey.get(key) ?? [];
+		const asNew = emissions.filter((entry) => entry.event === newEvent(record.kind));
+		const watched = settings.events.includes(newEvent(record.kind));
+		// New: must when it was stored on time (or within the Lookback) after activation and matches as
+		// stored; never before activation, nor one the fixed filters refuse.
+		const inReach = record.created >= from && (!record.late || record.created >= record.storedAt - settings.lookbackSeconds);
+		const matchesAsStored =
+			passesFixedFilters(record, settings) &&
+			// Invalidated when stored and counted later: new to a trigger that saw it first then.
+			(settings.includeExcluded || !record.excludedAtStore || record.versions.some((version) => !version.excluded)) &&
+			(!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore || record.versions.some((version) => version.text));
+		const must = watched && inReach && matchesAsStored && !record.gone && (!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore);
+		const may = watched && record.created >= from && matchesAsStored;
+		if (asNew.length > 1) failures.push(`${key} emitted ${asNew.length} times as new`);
+		if (must && asNew.length === 0) failures.push(`${key} (created ${record.created}, stored ${record.storedAt}${record.late ? ', late' : ''}) never emitted`);
+		if (!may && asNew.length > 0) failures.push(`${key} (created ${record.created}, stored ${record.storedAt}) emitted though out of reach or filtered`);
+		for (const entry of asNew) {
+			if (settings.waitSeconds !== undefined && record.kind === 'response') {
+				const complete = entry.item.completed === true || (typeof entry.item.text === 'string' && entry.item.text !== '') || entry.at - record.created >= settings.waitSeconds;
+				if (!complete) failures.push(`${key} emitted at ${entry.at} before it was complete`);
+			}
+		}
+		if (record.kind !== 'response' || !settings.events.includes('responseUpdated')) continue;
+		const updates = emissions.filter((entry) => entry.event === 'responseUpdated');
+		const versions = updates.map((entry) => versionKey(entry.item));
+		if (new Set(versions).size !== versions.length) failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
+		for (const entry of updates) {
+			if (entry.item.updated_at === entry.item.created_at) failures.push(`${key} emitted as a change without one`);
+		}
+		const stored = world.fake.account.responses.get(record.id);
+		const lastChange = record.versions.at(-1);
+		// A late import's first sighting is its arrival: a change counts once a poll has seen it stored.
+		const changedLast = lastChange && record.versions.length > 1 && lastChange.changed && (!record.late || lastChange.pollsBefore > record.versions[0].pollsBefore);
+		const listed = stored && (settings.includeExcluded || !stored.excludedFromCalculations);
+		if (stored && listed && changedLast && !record.gone && lastChange.stamp >= from && passesFixedFilters(record, settings) && (!settings.onlyWithComment || stored.text)) {
+			const last = updates.at(-1);
+			if (!last || last.item.text !== stored.text || JSON.stringify(last.item.tags) !== JSON.stringify(stored.tags) || last.item.completed !== stored.completed) {
+				failures.push(`${key} last change (text ${stored.text}, tags ${stored.tags.join(',')}) not emitted last`);
+			}
+		}
+	}
+	for (const entry of world.emitted) {
+		const key = `${entry.event === 'decline' ? 'decline' : 'response'}:${entry.id}`;
+		if (!world.records.has(key)) failures.push(`emitted ${entry.event} ${entry.id}, a record the schedule never stored`);
+		if (!settings.events.includes(entry.event)) failures.push(`emitted ${entry.event} ${entry.id}, an event not watched`);
+	}
+	return failures;
+}
+
+async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
+	const random = seededRandom(seed);
+	fake.account.responses.clear();
+	fake.account.declines.clear();
+	fake.faults.clear();
+	fake.tieOrder = random.pick<TieOrder>(['reversed', 'idAscending']);
+	// The n8n host's clock is off the service's by up to half a minute either way.
+	const skewMs = random.int(-30_000, 30_000);
+	fake.clock.advance(-skewMs / 1000);
+	const world = new World(fake, random, chooseSettings(random, fake.clock.now()), seed);
+	const parameters = parametersOf(world.settings);
+	let session = new TriggerSession(fake, parameters);
+	const from = world.settings.startFrom ?? world.now();
+
+	await world.poll(session);
+	if (world.polls.length === 0) return ['the first poll failed'];
+	const steps = random.int(4, 9);
+	for (let step = 0; step < steps; step++) {
+		// Something may be stored in the very second the last poll read, just after it.
+		if (random.chance(0.3)) world.act();
+		const gap = (random.chance(0.8) ? random.pick(GAPS) : random.int(1, 7200)) * 1000 + random.int(-400, 400);
+		let elapsed = 0;
+		for (let action = random.int(0, 5); action > 0; action--) {
+			const at = random.int(elapsed, gap);
+			world.advance(at - elapsed);
+			elapsed = at;
+			world.act();
+		}
+		world.advance(gap - elapsed);
+		if (random.chance(0.1)) session = new TriggerSession(fake, parameters, session.staticData);
+		world.injectFaults();
+		await world.poll(session);
+	}
+	// Quiet: every wait runs out, every second settles, and the trigger reads what is left.
+	world.advance(((world.settings.waitSeconds ?? 0) + 120) * 1000);
+	await world.poll(session);
+	world.advance(120_000);
+	await world.poll(session);
+	fake.clock.advance(skewMs / 1000);
+	return judge(world, from);
+}
+
+describe('Wootric Trigger: the model of the service over time', () => {
+	useFastRetries(2, 150);
+	let fake: FakeWootric;
+
+	beforeAll(async () => {
+		// Only Date is the test's: timers, sockets and n8n's engine run on real time.
+		jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+		jest.setSystemTime(Date.UTC(2026, 10, 23, 12, 0, 0));
+		fake = await startFakeWootric();
+	});
+	afterAll(async () => {
+		await fake.close();
+		jest.useRealTimers();
+	});
+
+	it(`emits every record exactly once per event over ${SCHEDULES} seeded schedules`, async () => {
+		const failed: Array<{ seed: number; failures: string[] }> = [];
+		const firstSeed = Number(process.env.TRIGGER_MODEL_FIRST_SEED ?? 1);
+		for (let seed = firstSeed; seed < firstSeed + SCHEDULES; seed++) {
+			const failures = await runSchedule(fake, seed);
+			if (failures.length > 0) failed.push({ seed, failures: failures.slice(0, 5) });
+		}
+		// The seeds print on failure: TRIGGER_MODEL_FIRST_SEED=<seed> TRIGGER_MODEL_SCHEDULES=1 replays one.
+		expect({ schedulesFailed: failed.length, first: failed.slice(0, 5) }).toEqual({ schedulesFailed: 0, first: [] });
+	}, 1_200_000);
+});
