@@ -144,8 +144,8 @@ async function emitTimedOut(
 ): Promise<void> {
 	const due = [...waiting].filter(([, created]) => created <= createdBy);
 	if (due.length === 0) return;
-	const seconds = due.map(([, created]) => created);
-	const range = { gte: Math.min(...seconds), lte: Math.max(...seconds) };
+	// A loop, not Math.min(...): a spread of many thousand arguments overflows the stack.
+	const range = due.reduce((bounds, [, created]) => ({ gte: Math.min(bounds.gte, created), lte: Math.max(bounds.lte, created) }), { gte: Infinity, lte: -Infinity });
 	for await (const page of listAll(context, { ...listing, created: range, sortKey: 'created_at', order: 'asc' })) {
 		for (const record of page) {
 			const created = waiting.get(Number(record.id));

@@ -103,18 +103,19 @@ export class TriggerSession {
 	readonly emitted: IDataObject[] = [];
 	private readonly credential: StoredCredential;
 
-	/** `staticData`: what an earlier session kept, for a trigger whose n8n was restarted. */
+	/** `staticData`: what an earlier session kept, for a trigger whose n8n was restarted; `timezone`: the workflow's. */
 	constructor(
 		fake: FakeWootric,
 		private readonly parameters: INodeParameters,
 		staticData: IDataObject = {},
+		private readonly timezone?: string,
 	) {
 		this.credential = new StoredCredential(fake);
 		replaceContents(this.staticData, structuredClone(staticData));
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger') {
-		const run = await runPoll({ nodeType: 'wootricTrigger', parameters: this.parameters, mode, staticData: this.staticData, ...this.credential.options });
+		const run = await runPoll({ nodeType: 'wootricTrigger', parameters: this.parameters, mode, staticData: this.staticData, timezone: this.timezone, ...this.credential.options });
 		this.credential.keep(run);
 		const items = (run.result?.[0] ?? []).map((item) => item.json);
 		if (mode === 'trigger') this.emitted.push(...items);
