@@ -1,6 +1,6 @@
 import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
-import { listRequestBound, TriggerSession } from '../support/wootric';
+import { cursorOf, listRequestBound, requestsSeen, TriggerSession, updatedSinceQuery } from '../support/wootric';
 
 /** The Wootric Trigger through n8n's poll machinery, many polls with static data kept, against the fake. */
 describe('Wootric Trigger', () => {
@@ -19,39 +19,67 @@ describe('Wootric Trigger', () => {
 		Array.from({ length: count }, (_, index) =>
 			addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, text: index % 3 ? `comment ${index}` : null, createdAt: secondOf(index) }),
 		);
+	/** Moves the service's clock on until `second` is `by` seconds old, as time passes after records are stored. */
+	const letTimePass = (second: number, by: number) => fake.clock.advance(second + by - fake.clock.now());
+	const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
 
-	it('starts from now on its first poll, then an idle poll costs exactly one request per event', async () => {
-		insertResponses(5, fake.clock.now() - 100);
+	it('starts from the service’s now on its first poll (one request per endpoint), then an idle poll costs exactly one request per endpoint', async () => {
+		// The service's clock is an hour behind the n8n host's: the cursor starts at the service's second.
+		fake.clock.advance(-3600);
+		const history = insertResponses(5, fake.clock.now() - 100);
+		addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: fake.clock.now() - 50 });
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 
+		const before = fake.clock.now();
 		const first = await session.poll();
+		const after = fake.clock.now();
+		const started = structuredClone(session.staticData);
+		const firstRequests = requestsSeen(fake).sort(byPath);
 		const idle = await session.poll();
 
 		expect(first.result).toBeNull();
 		expect(idle.result).toBeNull();
-		expect(fake.apiRequests().map((request) => request.path).sort()).toEqual(['/v1/declines', '/v1/responses']);
-		expect(listRequests('/v1/responses')[0].rawQuery).toBe(`created[gte]=${session.staticData.response && (session.staticData.response as { since: number }).since}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
+		const { from } = cursorOf(session, 'responses');
+		const { from: declinesFrom } = cursorOf(session, 'declines');
+		for (const second of [from, declinesFrom]) {
+			expect(second).toBeGreaterThanOrEqual(before);
+			expect(second).toBeLessThanOrEqual(after);
+		}
+		expect(history[4].createdAt).toBeLessThan(from);
+		expect(started).toEqual({
+			responses: { complete: from - 1, from, storedThrough: 0, recent: [] },
+			declines: { complete: declinesFrom - 1, from: declinesFrom, storedThrough: 0, recent: [] },
+		});
+		const request = (path: string, rawQuery: string) => ({ method: 'GET', path, rawQuery, rawBody: '', status: 200 });
+		expect(firstRequests).toEqual([request('/v1/declines', 'page=1&per_page=1'), request('/v1/responses', 'page=1&per_page=1')]);
+		expect(requestsSeen(fake).slice(2).sort(byPath)).toEqual([request('/v1/declines', updatedSinceQuery(declinesFrom)), request('/v1/responses', updatedSinceQuery(from))]);
 	});
 
-	it('signs in once for events read at the same time without a token', async () => {
+	it('signs in once for endpoints read at the same time without a token, and reads New and Updated Response in one request', async () => {
 		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated', 'decline'] });
-		await session.poll();
 		fake.latencyMs = 20;
 
+		const first = await session.poll();
 		const poll = await session.poll();
 
+		expect(first.error).toBeUndefined();
 		expect(poll.error).toBeUndefined();
 		expect(fake.requestsTo('/oauth/token').map((request) => request.body.grant_type)).toEqual(['password']);
-		expect(fake.apiRequests().map((request) => request.status)).toEqual([200, 200, 200]);
+		expect(fake.requestsTo('/oauth/token')).toHaveLength(1);
+		expect(fake.apiRequests().map((request) => request.status)).toEqual([200, 200, 200, 200]);
+		const { from } = cursorOf(session, 'responses');
+		expect(listRequests('/v1/responses').map((request) => request.rawQuery)).toEqual(['page=1&per_page=1', updatedSinceQuery(from)]);
+		expect(listRequests('/v1/declines')).toHaveLength(2);
 	});
 
-	it('reads the events at the same time, and emits them together, oldest first', async () => {
+	it('reads the endpoints at the same time, and emits them together, oldest first', async () => {
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll();
 		const now = fake.clock.now();
 		const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: now + 1 });
 		const [response] = insertResponses(1, now + 2);
 		fake.latencyMs = 50;
+		fake.mostAtOnce = 0;
 
 		const poll = await session.poll();
 
@@ -63,48 +91,69 @@ describe('Wootric Trigger', () => {
 		expect(fake.mostAtOnce).toBe(2);
 	});
 
-	it('emits a burst of 5,000 with a 120-response same-second cluster: each once, oldest first, within ceil(N/50) + ceil(N/1500) + the pages in flight', async () => {
+	it('emits a burst of 5,000 with a 120-response same-second cluster: each once, oldest first, within ceil(N/50) + ceil(N/1500) + the pages in flight; the next idle poll is one request', async () => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
-		const start = fake.clock.now() + 1;
+		const { from } = cursorOf(session, 'responses');
+		const start = from + 1;
 		const burst = insertResponses(5000, start, (index) => (index < 600 ? start + index : index < 720 ? start + 600 : start + index - 119));
+		// The burst was stored over 81 minutes; the trigger reads it half a minute after the last one.
+		letTimePass(burst[4999].createdAt, 30);
+		const before = listRequests('/v1/responses').length;
 
 		const poll = await session.poll();
-		const burstRequests = listRequests('/v1/responses').length;
+		const burstRequests = listRequests('/v1/responses').slice(before);
+		const { complete } = cursorOf(session, 'responses');
 		const after = await session.poll();
 
 		expect(poll.error).toBeUndefined();
 		expect(session.emitted.map((item) => item.id)).toEqual(burst.map((response) => response.id));
-		expect(burstRequests).toBeLessThanOrEqual(listRequestBound(5000));
-		expect(listRequests('/v1/responses')).toHaveLength(burstRequests + 1);
+		expect(burstRequests[0].rawQuery).toBe(updatedSinceQuery(from));
+		expect(burstRequests.length).toBeLessThanOrEqual(listRequestBound(5000));
+		expect(complete).toBeGreaterThanOrEqual(burst[4999].createdAt);
+		expect(listRequests('/v1/responses').slice(before + burstRequests.length).map((request) => request.rawQuery)).toEqual([updatedSinceQuery(complete + 1)]);
 		expect(after.result).toBeNull();
 		expect(session.emitted[0]).toMatchObject({ event: 'response', id: burst[0].id, score: 0, end_user_id: user.id });
 	});
 
-	it('emits responses created while it pages, in that poll or the next, never twice', async () => {
+	it('emits responses stored while it pages, in that poll or the next, never twice', async () => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
-		const first = insertResponses(200);
+		// 50 responses in each of four seconds, the last two seconds ago: the poll reads them on four pages.
+		const start = fake.clock.now() + 1;
+		const first = insertResponses(200, start, (index) => start + Math.floor(index / 50));
 		const latest = first[first.length - 1].createdAt;
+		letTimePass(latest, 2);
 		let late: ReturnType<typeof insertResponses> = [];
 		fake.arrivalHooks.push((request) => {
 			if (request.query.page === '3' && late.length === 0) {
-				// Three at the last second already listed, three after it.
-				late = [...insertResponses(3, latest, () => latest), ...insertResponses(3, latest + 1)];
+				// Stored now: three stamped five seconds ago (the second of page 1, read already), three in the next second.
+				late = [...insertResponses(3, start, () => start), ...insertResponses(3, latest + 1, () => latest + 1)];
 			}
 		});
 
 		await session.poll();
 		await session.poll();
+		// Time passes: a poll reads those seconds once more, for good, and the next has nothing to read again.
+		fake.clock.advance(15);
+		const settled = await session.poll();
+		const before = listRequests('/v1/responses').length;
+		const idle = await session.poll();
 
+		expect(late).toHaveLength(6);
 		const expected = [...first, ...late].map((response) => response.id).sort((a, b) => a - b);
 		expect(session.emitted.map((item) => item.id).sort((a, b) => Number(a) - Number(b))).toEqual(expected);
+		expect(settled.result).toBeNull();
+		expect(idle.result).toBeNull();
+		expect(listRequests('/v1/responses')).toHaveLength(before + 1);
 	});
 
 	it('fails a poll on a 500 at page 7 without moving its cursor; the next poll emits exactly what was missing', async () => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
 		const burst = insertResponses(400);
+		// A poll that read them all would move the cursor past them.
+		letTimePass(burst[399].createdAt, 30);
 		const before = JSON.stringify(session.staticData);
 		// Page 7 fails every try of this poll (the page asked for ahead and every retry).
 		fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '7', times: Infinity, fault: { kind: 'status', status: 500 } });
@@ -120,6 +169,7 @@ describe('Wootric Trigger', () => {
 
 		expect(recovered.error).toBeUndefined();
 		expect(session.emitted.map((item) => item.id)).toEqual(burst.map((response) => response.id));
+		expect(cursorOf(session, 'responses').complete).toBeGreaterThanOrEqual(burst[399].createdAt);
 	});
 
 	it('filters responses by category, score and comment; lets declines through; tells the events apart, oldest first', async () => {
@@ -173,28 +223,56 @@ describe('Wootric Trigger', () => {
 		expect((await session.poll()).items).toHaveLength(responses.filter((response) => response.score >= 9).length);
 	});
 
-	it('starts from Start From on its first poll', async () => {
-		const old = insertResponses(3, fake.clock.now() - 3600);
-		const older = insertResponses(2, fake.clock.now() - 7200);
-		const session = new TriggerSession(fake, { events: ['response'], options: { startFrom: new Date((fake.clock.now() - 4000) * 1000).toISOString() } });
+	it('starts from Start From on its first poll, in one request', async () => {
+		const now = fake.clock.now();
+		const old = insertResponses(3, now - 3600);
+		const older = insertResponses(2, now - 7200);
+		const session = new TriggerSession(fake, { events: ['response'], options: { startFrom: new Date((now - 4000) * 1000).toISOString() } });
 
 		const poll = await session.poll();
 
 		expect(poll.items.map((item) => item.id)).toEqual(old.map((response) => response.id));
-		expect(poll.items.map((item) => item.id)).not.toContain(older[0].id);
+		expect(poll.items.map((item) => item.id)).not.toEqual(expect.arrayContaining([older[0].id]));
+		expect(poll.items.map((item) => item.id)).not.toEqual(expect.arrayContaining([older[1].id]));
+		expect(requestsSeen(fake).map((request) => [request.path, request.rawQuery])).toEqual([['/v1/responses', updatedSinceQuery(now - 4000)]]);
+		expect(cursorOf(session, 'responses').from).toBe(now - 4000);
 	});
 
-	it('with a Lookback emits a record that arrives late with an older created_at, once', async () => {
-		const session = new TriggerSession(fake, { events: ['response'], options: { lookbackMinutes: 10 } });
+	it('with a Lookback emits responses stored late with an older created_at within it, once, as new (not changed); none created beyond it or before activation', async () => {
+		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated'], options: { lookbackMinutes: 10 } });
 		await session.poll();
-		const onTime = insertResponses(5);
+		const { from } = cursorOf(session, 'responses');
+		/** Responses an import stores now, with older created_at (updated_at: now). */
+		const imported = (...createdAt: number[]) => createdAt.map((second) => addResponse(fake.account, fake.store, { endUserId: user.id, score: 7, createdAt: second, updatedAt: fake.clock.now() }));
+		// Two minutes after activation, five responses are stored on time; the trigger reads them 15 s later.
+		letTimePass(from, 120);
+		const onTime = insertResponses(5, fake.clock.now() - 5);
+		fake.clock.advance(15);
 		await session.poll();
-		const late = insertResponses(1, onTime[0].createdAt - 120);
+		const newIds = (items: Array<{ event?: unknown; id?: unknown }>) => items.filter((item) => item.event === 'response').map((item) => item.id);
+		// An import stores two within the Lookback: one created after activation, one before it.
+		const [early, beforeActivation] = imported(from + 30, from - 60);
+		const firstImport = await session.poll();
+		// Twenty minutes after activation, after an idle poll, another: one created within the Lookback, one after activation but beyond it.
+		letTimePass(from, 1200);
+		await session.poll();
+		const { complete } = cursorOf(session, 'responses');
+		const [within, beyond] = imported(complete - 300, complete - 900);
+		const secondImport = await session.poll();
+		fake.clock.advance(30);
+		const later = await session.poll();
 
-		await session.poll();
-		await session.poll();
-
-		expect(session.emitted.map((item) => item.id)).toEqual([...onTime, ...late].map((response) => response.id));
+		expect(early.createdAt).toBeLessThan(complete);
+		expect(beyond.createdAt).toBeGreaterThan(from);
+		expect(beforeActivation.createdAt).toBeLessThan(from);
+		expect(newIds(firstImport.items)).toEqual([early.id]);
+		expect(newIds(secondImport.items)).toEqual([within.id]);
+		expect(later.result).toBeNull();
+		expect(newIds(session.emitted)).toEqual([...onTime, early, within].map((response) => response.id));
+		// Their arrival is not a change.
+		const changed = session.emitted.filter((item) => item.event === 'responseUpdated').map((item) => item.id);
+		expect(changed).not.toContain(early.id);
+		expect(changed).not.toContain(within.id);
 	});
 
 	it('rejects an empty event list or a minimum above the maximum, before any request', async () => {

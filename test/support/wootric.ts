@@ -158,3 +158,14 @@ export function seededRandom(seed: number) {
 		pick: <T>(values: readonly T[]) => values[Math.floor(next() * values.length)],
 	};
 }
+
+/** The Wootric Trigger's cursor on one endpoint (see nodes/WootricTrigger/cursor.ts). */
+export type TriggerCursor = import('../../nodes/WootricTrigger/cursor').StreamCursor;
+
+/** The cursor a trigger session keeps for one endpoint in its static data. */
+export function cursorOf(session: TriggerSession, stream: 'responses' | 'declines'): TriggerCursor {
+	return session.staticData[stream] as unknown as TriggerCursor;
+}
+
+/** The raw query of a poll's first request: the records updated from `from` on, oldest first. */
+export const updatedSinceQuery = (from: number) => `updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;
