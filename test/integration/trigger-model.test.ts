@@ -1,7 +1,6 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { addDecline, addResponse, changeResponse, createEndUser, startFakeWootric, type FakeWootric, type Fault } from '../fake';
-import type { TieOrder } from '../fake';
+import { addDecline, addResponse, changeResponse, createEndUser, startFakeWootric, type FakeWootric, type Fault, type TieOrder } from '../fake';
 import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
 
 /**
@@ -84,6 +83,10 @@ function parametersOf(settings: Settings): INodeParameters {
 	return { events: settings.events, filters: { categories: settings.categories, onlyWithComment: settings.onlyWithComment, includeExcluded: settings.includeExcluded }, options };
 }
 
+/** The node's margin (cursor.ts): a poll's window starts this long before the service's time of its last read. */
+const SETTLE_SECONDS = 10;
+/** "2026-11-23 04:48:53 -0800", the service's list form → UNIX seconds. */
+const secondsOf = (datetime: unknown) => Date.parse(String(datetime).replace(/^(\S+) (\S+) ([+-]\d\d)(\d\d)$/, '$1T$2$3:$4')) / 1000;
 const versionKey = (item: IDataObject) => JSON.stringify([item.updated_at, item.text, item.tags, item.completed, item.excluded_from_calculations]);
 
 /** One schedule's world: the fake, the host's clock, the records and what the trigger emitted when. */
@@ -192,7 +195,10 @@ class World {
 		const roll = random.next();
 		if (roll < 0.45) {
 			const count = random.chance(0.08) ? random.int(51, 130) : random.int(1, 4);
-			for (let index = 0; index < count; index++) (random.chance(0.3) ? this.storeDecline() : this.storeResponse());
+			for (let index = 0; index < count; index++) {
+				if (random.chance(0.3)) this.storeDecline();
+				else this.storeResponse();
+			}
 		} else if (roll < 0.55) {
 			// An import: created_at anywhere from just before now to past the longest lookback.
 			const created = this.now() - random.pick([random.int(5, 120), random.int(120, 4000), random.int(4000, 8 * 24 * 3600)]);
@@ -275,8 +281,12 @@ function judge(world: World, from: number): string[] {
 		const updates = emissions.filter((entry) => entry.event === 'responseUpdated');
 		const versions = updates.map((entry) => versionKey(entry.item));
 		if (new Set(versions).size !== versions.length) failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
+		// A late import in reach of New Response, surely older than the poll window it arrived in, arrived: it did not change.
+		const lastPoll = world.polls[record.versions[0].pollsBefore - 1] ?? from;
+		const arrived = record.late && inReach && record.created <= Math.max(from - 1, lastPoll - SETTLE_SECONDS);
 		for (const entry of updates) {
 			if (entry.item.updated_at === entry.item.created_at) failures.push(`${key} emitted as a change without one`);
+			if (arrived && secondsOf(entry.item.updated_at) === record.versions[0].stamp) failures.push(`${key} emitted its late arrival as a change`);
 		}
 		const stored = world.fake.account.responses.get(record.id);
 		const lastChange = record.versions.at(-1);
