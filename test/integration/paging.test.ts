@@ -1,7 +1,8 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { addResponse, startFakeWootric, type FakeWootric } from '../fake';
-import { runNode, type NodeRun } from '../harness';
+import { addResponse, startFakeWootric, type FakeWootric, type TieOrder } from '../fake';
+import type { SurveyResponse } from '../fake/store';
+import { runNode } from '../harness';
 import { credentialsFor, listReading, listRequestBound, seedResponses } from '../support/wootric';
 
 
@@ -15,30 +16,66 @@ describe('paging through lists', () => {
 	const getResponses = (parameters: INodeParameters) =>
 		runNode({ nodeType: 'wootric', parameters: { resource: 'response', operation: 'getAll', scope: 'all', ...parameters }, credentials: credentialsFor(fake) });
 
-	it('reads 4,000 responses with a 120-record same-second cluster across a window edge: each once, oldest first', async () => {
-		const { responses } = seedResponses(fake, 4000, { cluster: [1441, 1560] });
+	describe.each<TieOrder>(['reversed', 'idAscending'])('the window moving, records sharing a second ordered %s', (ties) => {
+		beforeEach(() => (fake.tieOrder = ties));
 
-		const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+		/** The ids in the order the list gives them: by created_at, ties by id as the fake orders them. */
+		const inListOrder = (responses: SurveyResponse[], order: 'asc' | 'desc') => {
+			const direction = order === 'asc' ? 1 : -1;
+			const tieDirection = ties === 'reversed' ? direction : 1;
+			return [...responses].sort((a, b) => direction * (a.createdAt - b.createdAt) || tieDirection * (a.id - b.id)).map((response) => response.id);
+		};
+		/** `count` responses of one end user, the i-th created in second secondOf(i) from now - 10,000. */
+		const seedSeconds = (count: number, secondOf: (index: number) => number) => {
+			const { user } = seedResponses(fake, 0);
+			const start = fake.clock.now() - 10_000;
+			return Array.from({ length: count }, (_, index) => addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: start + secondOf(index) }));
+		};
 
-		expect(run.error).toBeUndefined();
-		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
-		const listRequests = fake.requestsTo('/v1/responses');
-		expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(4000));
-		const clusterSecond = responses[1441].createdAt;
-		expect(listRequests[0].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=1&per_page=50');
-		expect(listRequests[29].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=30&per_page=50');
-		expect(listRequests[30].rawQuery).toBe(`created[gte]=${clusterSecond}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
-	});
+		it('reads 4,000 responses with a 120-record same-second cluster across a window edge: each once, oldest first', async () => {
+			const { responses } = seedResponses(fake, 4000, { cluster: [1441, 1560] });
 
-	it('reads newest first across windows with created[lte]', async () => {
-		const { responses } = seedResponses(fake, 1600, { cluster: [100, 170] });
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
 
-		const run = await getResponses({ returnAll: true });
+			expect(run.error).toBeUndefined();
+			expect(run.items.map(({ json }) => json.id)).toEqual(inListOrder(responses, 'asc'));
+			const listRequests = fake.requestsTo('/v1/responses');
+			expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(4000));
+			const clusterSecond = responses[1441].createdAt;
+			expect(listRequests[0].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=1&per_page=50');
+			expect(listRequests[29].rawQuery).toBe('sort_key=created_at&sort_order=asc&page=30&per_page=50');
+			// The window restarts at the cluster's second, on the page of its 60th record: 59 were read.
+			expect(listRequests[30].rawQuery).toBe(`created[gte]=${clusterSecond}&sort_key=created_at&sort_order=asc&page=2&per_page=50`);
+		});
 
-		expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id).reverse());
-		const listRequests = fake.requestsTo('/v1/responses');
-		expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(1600));
-		expect(listRequests[30].rawQuery).toMatch(/^created\[lte\]=\d+&sort_key=created_at&sort_order=desc&page=1&per_page=50$/);
+		it('reads newest first across windows with created[lte]', async () => {
+			const { responses } = seedResponses(fake, 1600, { cluster: [100, 170] });
+
+			const run = await getResponses({ returnAll: true });
+
+			expect(run.items.map(({ json }) => json.id)).toEqual(inListOrder(responses, 'desc'));
+			const listRequests = fake.requestsTo('/v1/responses');
+			expect(listRequests.length).toBeLessThanOrEqual(listRequestBound(1600));
+			// The first window ends with the 71 of the cluster's second: the next one starts on page 2 of it.
+			expect(listRequests[30].rawQuery).toBe(`created[lte]=${responses[100].createdAt}&sort_key=created_at&sort_order=desc&page=2&per_page=50`);
+		});
+
+		describe.each(['asc', 'desc'] as const)('%s', (order) => {
+			it.each<[string, number, (index: number) => number]>([
+				['5,000, one a second', 5000, (index) => index],
+				['1,600: 100, then 1,400 in the second that ends the first window, then 100', 1600, (index) => (index < 100 ? index : index < 1500 ? 100 : index - 1399)],
+				['3,000 in seconds of 130', 3000, (index) => Math.floor(index / 130)],
+				['3,000 in seconds of 1,499 and 1', 3000, (index) => Math.floor(index / 1500) * 2 + (index % 1500 === 1499 ? 1 : 0)],
+			])('reads %s: each once, within ceil(N/50) + ceil(N/1500) + the pages in flight requests', async (_, count, secondOf) => {
+				const responses = seedSeconds(count, secondOf);
+
+				const run = await getResponses({ returnAll: true, options: { order } });
+
+				expect(run.error).toBeUndefined();
+				expect(run.items.map(({ json }) => json.id)).toEqual(inListOrder(responses, order));
+				expect(fake.requestsTo('/v1/responses').length).toBeLessThanOrEqual(listRequestBound(count));
+			});
+		});
 	});
 
 	it('stops at the limit', async () => {
@@ -81,79 +118,6 @@ describe('paging through lists', () => {
 		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses/detractors`)).toHaveLength(1);
 		expect(ofEveryone.items.map(({ json }) => [json.id, json.nps_category])).toEqual(detractorIds.slice(0, 5).map((id) => [id, 'detractor']));
 		expect(ofEveryone.items[0].json.created_at).toMatch(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/);
-	});
-
-	describe('a second holding more than a window of 1,500', () => {
-		/** `count` responses of one end user created in one second, the i-th updated in second updatedAt(i). */
-		const oneSecond = (count: number, updatedAt?: (index: number) => number, score = (index: number) => index % 11) => {
-			const { user } = seedResponses(fake, 0);
-			const second = fake.clock.now() - 1000;
-			const responses = Array.from({ length: count }, (_, index) =>
-				addResponse(fake.account, fake.store, { endUserId: user.id, score: score(index), createdAt: second, updatedAt: updatedAt?.(index) ?? second }),
-			);
-			return { user, second, ids: responses.map((response) => response.id) };
-		};
-		const sortedIds = (run: NodeRun) => run.items.map(({ json }) => Number(json.id)).sort((a, b) => a - b);
-
-		it('reads 1,600 of one created and updated second, each once, with a few before and after it', async () => {
-			const before = seedResponses(fake, 10, { start: fake.clock.now() - 2000 }).responses;
-			const { second, ids } = oneSecond(1600);
-			const after = seedResponses(fake, 10, { start: fake.clock.now() - 900 }).responses;
-
-			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
-
-			expect(run.error).toBeUndefined();
-			expect(run.items.map(({ json }) => json.id).slice(0, 10)).toEqual(before.map((response) => response.id));
-			expect(run.items.map(({ json }) => json.id).slice(-10)).toEqual(after.map((response) => response.id));
-			expect(sortedIds(run)).toEqual([...before.map((response) => response.id), ...ids, ...after.map((response) => response.id)]);
-			const split = fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`));
-			expect(split[0].rawQuery).toBe(`created[eq]=${second}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`);
-		});
-
-		it('reads 4,000 of one created second imported over 40 seconds newest first, each once', async () => {
-			const { second, ids } = oneSecond(4000, (index) => fake.clock.now() - 900 + Math.floor(index / 100));
-
-			const run = await getResponses({ returnAll: true });
-
-			expect(run.error).toBeUndefined();
-			expect(sortedIds(run)).toEqual(ids);
-			// 80 pages, plus each of the three window moves re-reading its edge second (100 records), plus those ahead of the end.
-			expect(fake.requestsTo('/v1/responses').filter((request) => request.rawQuery.includes(`created[eq]=${second}`)).length).toBeLessThanOrEqual(80 + 3 * 2 + listReading.pagesInFlight);
-		});
-
-		it('returns the 3,000 of 4,000 sharing both seconds it can read, and says so on the output', async () => {
-			const { second, ids } = oneSecond(4000);
-
-			const run = await getResponses({ returnAll: true });
-
-			expect(run.error).toBeUndefined();
-			expect(run.items).toHaveLength(3000);
-			expect(new Set(sortedIds(run)).size).toBe(3000);
-			expect(sortedIds(run).every((id) => ids.includes(id))).toBe(true);
-			const iso = new Date(second * 1000).toISOString();
-			expect(run.runData.Wootric[0].hints).toEqual([
-				{
-					message:
-						`Records of /v1/responses that share created_at ${iso} and updated_at ${iso} cannot all be reached: ` +
-						'Wootric lists at most 1500 records per filter, and 3000 of them were read. Read the rest with Get Many for one end user, or with another filter.',
-					type: 'warning',
-					location: 'outputPane',
-				},
-			]);
-		});
-
-		it('reads 1,600 detractors of one second from an end user’s category list (no updated filter there) from both ends', async () => {
-			const { user, second, ids } = oneSecond(1600, undefined, () => 3);
-
-			const run = await getResponses({ scope: 'endUser', endUserId: user.id, category: 'detractors', returnAll: true });
-
-			expect(run.error).toBeUndefined();
-			expect(sortedIds(run)).toEqual(ids);
-			const reads = fake.requestsTo(`/v1/end_users/${user.id}/responses/detractors`).map((request) => request.rawQuery);
-			expect(reads).toContain(`created[eq]=${second}&sort_order=asc&page=30&per_page=50`);
-			expect(reads).toContain(`created[eq]=${second}&sort_order=desc&page=1&per_page=50`);
-			expect(reads.every((query) => !query.includes('updated') && !query.includes('sort_key'))).toBe(true);
-		});
 	});
 
 	describe('pages read ahead', () => {

@@ -23,8 +23,10 @@ export type TimeField = 'created' | 'updated';
 type Ranges = Partial<Record<TimeField, TimeRange>>;
 
 /**
- * Records no filter the API takes can reach: more than 3,000 sharing one created_at and one updated_at
- * second (or, on a list without an `updated` filter, one created_at second). How many there are is unknown.
+ * Records that may exist and that no filter the API takes can reach: past the 1,500 read from each end of
+ * one created_at and one updated_at second (or, on a list without an `updated` filter, one created_at
+ * second) when the two ends do not show they met, or past a window without a readable time to move by.
+ * Whether there are any, and how many, is unknown.
  */
 export interface UnreadableRecords {
 	path: string;
@@ -33,7 +35,7 @@ export interface UnreadableRecords {
 	updated?: number;
 	/** How many records of those seconds were read. */
 	read: number;
-	/** Says all of the above, and how to get the rest. */
+	/** Says that the rest could not be read, how many were, and how to get the rest. */
 	message: string;
 }
 
@@ -90,7 +92,15 @@ interface WindowRead {
 	full: boolean;
 	/** The `field` second of the last record read. */
 	lastSecond?: number;
+	/** The ids of the records at the window's end that share lastSecond, in the order read. */
+	lastSecondIds: unknown[];
 	/** Every record id the window returned, fresh or not. */
+	ids: unknown[];
+}
+
+/** The records of one second holding a whole window, as a walk read them: in `order`, from that end. */
+interface SecondRead {
+	order: 'asc' | 'desc';
 	ids: unknown[];
 }
 
@@ -115,16 +125,20 @@ function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 export const listReading = { pagesInFlight: 4 };
 
 /**
- * The pages of one query in order, up to page 30. `mayAskAhead(ahead)` says whether another page can go
- * out while the one being read and `ahead` more are on their way. A page asked for ahead is sent once: if
- * it fails it is asked for again the usual way, with retries. Those still on their way when the reading
- * stops are let finish, so no request outlives the listing.
+ * The pages of one query in order, from `firstPage` up to page 30. `mayAskAhead(ahead)` says whether
+ * another page can go out while the one being read and `ahead` more are on their way. A page asked for
+ * ahead is sent once: if it fails it is asked for again the usual way, with retries. Those still on their
+ * way when the reading stops are let finish, so no request outlives the listing.
  */
-async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise<unknown>, mayAskAhead: (ahead: number) => boolean): AsyncGenerator<unknown> {
+async function* windowPages(
+	fetchPage: (page: number, once?: boolean) => Promise<unknown>,
+	mayAskAhead: (ahead: number) => boolean,
+	firstPage: number,
+): AsyncGenerator<unknown> {
 	const early = new Map<number, Promise<{ records: unknown } | undefined>>();
 	let asked = 0;
 	try {
-		for (let page = 1; page <= MAX_PAGE; page++) {
+		for (let page = firstPage; page <= MAX_PAGE; page++) {
 			const sentEarly = early.get(page);
 			early.delete(page);
 			const current = sentEarly ? sentEarly.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
@@ -147,10 +161,16 @@ async function* windowPages(fetchPage: (page: number, once?: boolean) => Promise
 }
 
 /**
- * The records of one query (at most 30 pages), yielding those not read before, up to the limit.
- * `until` ends the reading after the page holding a record it accepts.
+ * The records of one query from `firstPage` (at most 30 pages), yielding those not read before, up to the
+ * limit. `until` ends the reading after the page holding a record it accepts.
  */
-async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?: (record: IDataObject) => boolean): AsyncGenerator<IDataObject[], WindowRead> {
+async function* readWindow(
+	listing: Listing,
+	ranges: Ranges,
+	sort: Sort,
+	firstPage = 1,
+	until?: (record: IDataObject) => boolean,
+): AsyncGenerator<IDataObject[], WindowRead> {
 	const { context, request } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
 		await wootricRequest(context, {
@@ -179,8 +199,9 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?:
 		canSendAhead(context, 'GET', request.path);
 	const timeKey = sort.field && `${sort.field}_at`;
 	let lastSecond: number | undefined;
+	let lastSecondIds: unknown[] = [];
 	const ids: unknown[] = [];
-	for await (const records of windowPages(fetchPage, mayAskAhead)) {
+	for await (const records of windowPages(fetchPage, mayAskAhead, firstPage)) {
 		if (!Array.isArray(records)) {
 			throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
 		}
@@ -189,7 +210,13 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?:
 		if (!done) listing.fullPagesRead++;
 		for (const record of records as IDataObject[]) {
 			ids.push(record.id);
-			if (timeKey) lastSecond = wootricSeconds(record[timeKey]) ?? lastSecond;
+			// A record without a readable time stays with the second before it.
+			const second = timeKey ? wootricSeconds(record[timeKey]) : undefined;
+			if (second !== undefined && second !== lastSecond) {
+				lastSecond = second;
+				lastSecondIds = [];
+			}
+			lastSecondIds.push(record.id);
 			if (until?.(record)) done = true;
 			if (listing.seen.has(record.id) || fresh.length >= listing.remaining) continue;
 			listing.seen.add(record.id);
@@ -197,70 +224,87 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, until?:
 		}
 		listing.remaining -= fresh.length;
 		if (fresh.length > 0) yield fresh;
-		if (done || listing.remaining <= 0) return { full: false, lastSecond, ids };
+		if (done || listing.remaining <= 0) return { full: false, lastSecond, lastSecondIds, ids };
 	}
-	return { full: true, lastSecond, ids };
+	return { full: true, lastSecond, lastSecondIds, ids };
 }
 
 /**
  * Every record within `ranges` in `field` order. One filter reaches at most 30 pages of 50 (1,500
  * records), so past that the window moves: it restarts at the last second seen (`[gte]`, or `[lte]` newest
- * first), skipping the ids already read; that also reads same-second clusters larger than a page. A
+ * first), skipping the ids already read; that also reads same-second clusters larger than a page. The
+ * restarted window begins at the page holding the first record of that second not read yet: the service
+ * lists the second's records in the same order again, as it must for its pages to follow one another. A
  * second holding a whole window is read on its own (readSecond), then the window moves past it.
  */
 async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 'asc' | 'desc'): AsyncGenerator<IDataObject[]> {
 	const { edgeKey, fixed, edge: firstEdge, last } = windowBounds(ranges[field] ?? {}, order);
 	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order };
 	let edge = firstEdge;
+	// The ids of the edge second read so far, in the order read.
+	let edgeIds: unknown[] = [];
 	for (;;) {
-		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort);
+		const firstPage = Math.floor(edgeIds.length / PER_PAGE) + 1;
+		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort, firstPage);
 		if (!window.full) return;
 		// A window without one readable time stands at its edge; with no edge either, nothing places it.
 		const second = window.lastSecond ?? edge;
 		if (second === undefined) {
-			reportUnreadable(listing, ranges, window.ids.length, `have no readable ${field}_at`);
+			reportUnreadable(listing, ranges, window.ids.length, `the records read have no readable ${field}_at to move the window by`);
 			return;
 		}
-		if (second !== edge) {
+		// A window that ends in its edge second holds nothing else: with the pages it skipped, that second's first 1,500.
+		const secondIds = second === edge ? [...edgeIds.slice(0, (firstPage - 1) * PER_PAGE), ...window.lastSecondIds] : window.lastSecondIds;
+		if (secondIds.length < PER_PAGE * MAX_PAGE) {
 			edge = second;
+			edgeIds = secondIds;
 			continue;
 		}
-		yield* readSecond(listing, field, second, ranges);
+		yield* readSecond(listing, field, second, ranges, { order, ids: secondIds });
 		edge = order === 'asc' ? second + 1 : second - 1;
+		edgeIds = [];
 		if (listing.remaining <= 0 || (last !== undefined && (order === 'asc' ? edge > last : edge < last))) return;
 	}
 }
 
 /**
- * The records of one `field` second holding more than a window: split by the other time where the
- * endpoint filters on it (`created[eq]` walked along `updated`, or the reverse), else (or when both
- * seconds are pinned already) read from both ends.
+ * The records of one `field` second holding more than a window, of which `read` holds the first 1,500
+ * from one end: split by the other time where the endpoint filters on it (`created[eq]` walked along
+ * `updated`, or the reverse), else (or when both seconds are pinned already) read from the other end too.
  */
-async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges): AsyncGenerator<IDataObject[]> {
+async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges, read: SecondRead): AsyncGenerator<IDataObject[]> {
 	const pinned: Ranges = { ...ranges, [field]: { eq: second } };
 	const other: TimeField = field === 'created' ? 'updated' : 'created';
 	if (listing.splittable && pinned[other]?.eq === undefined) {
 		yield* walk(listing, other, pinned, 'asc');
 		return;
 	}
-	const sort = { field, key: listing.splittable ? `${field}_at` : undefined };
-	const oldest = yield* readWindow(listing, pinned, { ...sort, order: 'asc' });
-	if (!oldest.full || listing.remaining <= 0) return;
-	// Newest first until it meets a record read oldest first: then the two ends cover every record.
-	const readFirst = new Set(oldest.ids);
-	const newest = yield* readWindow(listing, pinned, { ...sort, order: 'desc' }, (record) => readFirst.has(record.id));
-	if (newest.full) reportUnreadable(listing, pinned, new Set([...oldest.ids, ...newest.ids]).size, 'cannot all be reached');
+	// The two ends cover the second only where the other end is the first one reversed, as it shows when
+	// the first record of `read` it comes to is the last one of `read`. Ties ordered another way (e.g. by
+	// id both ways) may give both ends the same records and leave those between them unread.
+	const readFirst = new Set(read.ids);
+	const lastRead = read.ids[read.ids.length - 1];
+	let metEarlier = false;
+	const metReversed = (record: IDataObject) => {
+		const reversed = !metEarlier && record.id === lastRead;
+		metEarlier ||= readFirst.has(record.id);
+		return reversed;
+	};
+	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order: read.order === 'asc' ? 'desc' : 'asc' };
+	const otherEnd = yield* readWindow(listing, pinned, sort, 1, metReversed);
+	if (otherEnd.full) reportUnreadable(listing, pinned, new Set([...read.ids, ...otherEnd.ids]).size, 'none of its filters tells these records apart');
 }
 
-function reportUnreadable(listing: Listing, ranges: Ranges, read: number, problem: string): void {
+/** Tells onUnreadable (or, without it, fails) that records past the `read` ones may exist that no filter reaches, as `why`. */
+function reportUnreadable(listing: Listing, ranges: Ranges, read: number, why: string): void {
 	const { context, request } = listing;
 	const seconds = (['created', 'updated'] as const)
 		.filter((field) => ranges[field]?.eq !== undefined)
 		.map((field) => `${field}_at ${new Date(ranges[field]!.eq! * 1000).toISOString()}`);
-	const which = seconds.length > 0 ? `Records of ${request.path} that share ${seconds.join(' and ')}` : `${read} records of ${request.path}`;
+	const which = seconds.length > 0 ? `Records of ${request.path} that share ${seconds.join(' and ')}` : `Records of ${request.path}`;
 	const message =
-		`${which} ${problem}: Wootric lists at most ${PER_PAGE * MAX_PAGE} records per filter, and ${read} of them were read. ` +
-		'Read the rest with Get Many for one end user, or with another filter.';
+		`${which} could not all be read: ${read} were read, and more may exist that cannot be reached, as Wootric lists at most ` +
+		`${PER_PAGE * MAX_PAGE} records per filter and ${why}. Read the rest with Get Many for one end user, or with another filter.`;
 	if (!request.onUnreadable) throw new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex });
 	request.onUnreadable({ path: request.path, created: ranges.created?.eq, updated: ranges.updated?.eq, read, message });
 }
@@ -274,8 +318,17 @@ function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined 
 /**
  * Every record of a list endpoint in created_at (or updated_at) order, each once, however many share a
  * second (see walk and readSecond). Several pages are on their way at once (see windowPages and readWindow)
- * while the rate limit leaves room. Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages
- * in flight (those asked for ahead of the end), plus the split reads of a second that holds more than 1,500.
+ * while the rate limit leaves room: a read that ends before page 30 may have asked for up to that many
+ * less one past its end (the pages in flight, below).
+ *
+ * Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages in flight, while no second fills a
+ * window (1,500 records) and the seconds where the window moves hold a few records each. A move re-reads
+ * the records of its second past the last page of them read whole, under a page; with hundreds in each
+ * second, the window may move twice per 1,500 records, each move costing up to a request more. A second
+ * that fills a window, with M records, costs beyond the 1,500 found there (read once): where the endpoint
+ * splits it by the other time, that time's walk through all M, within the bound above for M; else the
+ * other end up to where the two ends meet, floor((M - 1,500)/50) + 1 requests and the pages in flight when
+ * newest first is oldest first reversed, or all 30 pages and a warning when it is not or M > 3,000.
  */
 export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
