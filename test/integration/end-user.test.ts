@@ -360,13 +360,26 @@ describe('End User', () => {
 			expect(requests[30].rawQuery).toBe(`created[gte]=${users[1499].createdAt}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
 		});
 
+		it('reads exactly 1,500 end users sorted by email, having counted them by created_at', async () => {
+			const users = seedUsers(1500);
+
+			const result = await run({ operation: 'getAll', returnAll: true, options: { sortKey: 'email' } });
+
+			expect(result.error).toBeUndefined();
+			expect(result.items.map(({ json }) => json.id)).toEqual(ids(users).reverse());
+			const queries = fake.requestsTo('/v1/end_users').map((request) => request.rawQuery);
+			expect(queries.filter((query) => query.startsWith('sort_key=email&'))).toHaveLength(30);
+			// 30 pages, then the moved window's page 1, which shows no 1,501st (none goes ahead for one record).
+			expect(queries.filter((query) => query.includes('sort_key=created_at&sort_order=asc&'))).toHaveLength(31);
+		});
+
 		it('stops with a clear error past 1,500 end users sorted by email', async () => {
 			seedUsers(1501);
 
 			const result = await run({ operation: 'getAll', returnAll: true, options: { sortKey: 'email' } });
 
 			expect(result.error?.message).toBe('Wootric lists at most 1500 records sorted by email; sort by created_at or updated_at to read more');
-			expect(fake.requestsTo('/v1/end_users')).toHaveLength(30);
+			expect(fake.requestsTo('/v1/end_users').filter((request) => request.rawQuery.startsWith('sort_key=email&'))).toHaveLength(30);
 		});
 	});
 

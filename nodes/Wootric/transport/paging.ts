@@ -316,6 +316,18 @@ function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined 
 }
 
 /**
+ * Whether the list holds more than `count` records: read by created_at, which reaches any number, until
+ * one more shows. Records that no filter reaches count as more, as there may be.
+ */
+async function holdsMoreThan(context: WootricContext, request: ListRequest, count: number): Promise<boolean> {
+	let read = 0;
+	let unreadable = false;
+	const byCreated = listAll(context, { ...request, sortKey: 'created_at', order: 'asc', limit: count + 1, onUnreadable: () => (unreadable = true) });
+	for await (const records of byCreated) read += records.length;
+	return read > count || unreadable;
+}
+
+/**
  * Every record of a list endpoint in created_at (or updated_at) order, each once, however many share a
  * second (see walk and readSecond). Several pages are on their way at once (see windowPages and readWindow)
  * while the rate limit leaves room: a read that ends before page 30 may have asked for up to that many
@@ -329,6 +341,9 @@ function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined 
  * splits it by the other time, that time's walk through all M, within the bound above for M; else the
  * other end up to where the two ends meet, floor((M - 1,500)/50) + 1 requests and the pages in flight when
  * newest first is oldest first reversed, or all 30 pages and a warning when it is not or M > 3,000.
+ *
+ * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is checked by
+ * counting the list by created_at up to 1,501, and more records than it holds are an error.
  */
 export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
@@ -340,7 +355,7 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 		return;
 	}
 	const window = yield* readWindow(listing, ranges, { key: request.sortKey!, order });
-	if (window.full) {
+	if (window.full && (await holdsMoreThan(context, request, window.ids.length))) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at or updated_at to read more`,
