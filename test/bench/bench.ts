@@ -6,8 +6,9 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { INodeParameters } from 'n8n-workflow';
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
+import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/WootricTrigger/cursor';
 import { createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
 import { REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
 import { recordShown } from '../harness/shown';
@@ -266,13 +267,21 @@ function curveTable(records: number, network: Network, floorMs: number, points: 
 
 // ————— Wootric Trigger —————
 
+/** The trigger's cursor on one endpoint, as its static data holds it. */
+function cursorOf(staticData: IDataObject, stream: 'responses' | 'declines'): StreamCursor {
+	const cursor = staticData[stream] as StreamCursor | undefined;
+	if (typeof cursor?.complete !== 'number') throw new Error(`The trigger keeps no cursor for ${stream}: ${JSON.stringify(staticData)}`);
+	return cursor;
+}
+
 /** Polls with nothing new, watching responses and declines: requests and time per poll. */
 async function triggerIdle(polls: number): Promise<Row> {
 	return await withFake(async (fake) => {
 		seedResponses(fake, 20, { start: fake.clock.now() - 100 });
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
-		await session.poll(); // The first poll only sets the cursors, at "now".
-		const sinceOf = (event: string) => (session.staticData[event] as { since: number }).since;
+		await session.poll(); // The first poll only sets the cursors, at the service's "now".
+		// What the node reads: the updated_at stream after the last second read for good.
+		const from = (stream: 'responses' | 'declines') => cursorOf(session.staticData, stream).complete + 1;
 		const result = await sideBySide(
 			fake,
 			polls,
@@ -283,15 +292,15 @@ async function triggerIdle(polls: number): Promise<Row> {
 			},
 			async (floor) => {
 				const { requests } = await counting(fake, async () => {
-					await floor.listAll('/v1/responses', sinceOf('response'));
-					await floor.listAll('/v1/declines', sinceOf('decline'));
+					await floor.listAll('/v1/responses', from('responses'), 'updated');
+					await floor.listAll('/v1/declines', from('declines'), 'updated');
 				});
 				return requests;
 			},
 		);
 		return {
 			benchmark: 'Trigger: idle poll, 2 events',
-			requests: { node: result.nodeRequests, floor: result.floorRequests, goal: '1 per event', met: result.nodeRequests === 2 },
+			requests: { node: result.nodeRequests, floor: result.floorRequests, goal: '1 per endpoint', met: result.nodeRequests === 2 },
 			...result.measured,
 			// A poll's memory is too small to measure apart from the engine's.
 			memory: undefined,
@@ -300,14 +309,20 @@ async function triggerIdle(polls: number): Promise<Row> {
 	});
 }
 
-/** 5,000 responses arrive between two polls: the poll that reads them, repeated from the same cursor. */
+/**
+ * 5,000 responses arrive between two polls: the poll that reads them, repeated from the same cursor. The
+ * burst is stored in the fake's past, more than SETTLE_SECONDS before the poll, so the poll reads it once
+ * and its cursor settles past it (nothing left in `recent`).
+ */
 async function triggerBurst(burst: number, repeats: number, network: Network = {}): Promise<Row> {
 	return await withFake(async (fake) => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
 		const cursor = structuredClone(session.staticData);
-		const { since } = cursor.response as { since: number };
-		seedResponses(fake, burst, { start: since + 1 });
+		const from = cursorOf(cursor, 'responses').complete + 1;
+		// One response a second from the cursor on, then the clock moves past the last by more than SETTLE_SECONDS.
+		seedResponses(fake, burst, { start: from });
+		fake.clock.set(from + burst + SETTLE_SECONDS + 5);
 		const result = await sideBySide(
 			fake,
 			repeats,
@@ -316,10 +331,12 @@ async function triggerBurst(burst: number, repeats: number, network: Network = {
 				session.restart(cursor);
 				const { result: poll, requests, signIns } = await counting(fake, () => session.poll());
 				expectCount('Burst items emitted', poll.items.length, burst);
+				const after = cursorOf(session.staticData, 'responses');
+				expectCount('Records the cursor keeps after the burst', after.recent.length, 0);
 				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };
 			},
 			async (floor) => {
-				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses', since));
+				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses', from, 'updated'));
 				expectCount('Floor records', read.length, burst);
 				return requests;
 			},

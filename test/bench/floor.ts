@@ -8,7 +8,11 @@ import { MAX_PAGE, MAX_PER_PAGE, type FakeWootric } from '../fake';
 interface Listed {
 	id: number;
 	created_at: string;
+	updated_at: string;
 }
+
+/** The time a list is sorted and windowed by: created_at, or updated_at (what the trigger reads). */
+type TimeField = 'created' | 'updated';
 
 /** What a request answered: status and body text. */
 interface Answer {
@@ -87,21 +91,22 @@ export class Floor {
 	}
 
 	/**
-	 * Every record of a list sorted by created_at, oldest first, from `since` on, each once: pages 1 to 30 of
-	 * 50, then the window moves to `created[gte]` = the last second read, skipping ids already read. The API
-	 * offers no other way past 1,500 records, so the floor pages exactly as the node does.
+	 * Every record of a list sorted by `field` (created_at, or updated_at as the trigger reads), oldest first,
+	 * from `since` on, each once: pages 1 to 30 of 50, then the window moves to `created[gte]` (or
+	 * `updated[gte]`) = the last second read, skipping ids already read. The API offers no other way past
+	 * 1,500 records, so the floor pages exactly as the node does.
 	 */
-	async listAll(path: string, since?: number): Promise<Listed[]> {
+	async listAll(path: string, since?: number, field: TimeField = 'created'): Promise<Listed[]> {
 		const records: Listed[] = [];
 		const seen = new Set<number>();
 		let edge = since;
 		for (;;) {
 			let lastSecond = edge;
 			for (let page = 1; page <= MAX_PAGE; page++) {
-				const window = edge === undefined ? '' : `created[gte]=${edge}&`;
-				const list = await this.get<Listed[]>(`${path}?${window}sort_key=created_at&sort_order=asc&page=${page}&per_page=${MAX_PER_PAGE}`);
+				const window = edge === undefined ? '' : `${field}[gte]=${edge}&`;
+				const list = await this.get<Listed[]>(`${path}?${window}sort_key=${field}_at&sort_order=asc&page=${page}&per_page=${MAX_PER_PAGE}`);
 				for (const record of list) {
-					lastSecond = secondsOf(record.created_at);
+					lastSecond = secondsOf(record[`${field}_at`]);
 					if (seen.has(record.id)) continue;
 					seen.add(record.id);
 					records.push(record);
@@ -120,7 +125,7 @@ export class Floor {
 }
 
 /** "2024-03-10 12:00:00 -0800" (the service's list form) → UNIX seconds. */
-function secondsOf(createdAt: string): number {
-	const [, date, time, sign, hours, minutes] = /^(\S+) (\S+) ([+-])(\d\d)(\d\d)$/.exec(createdAt) ?? [];
+function secondsOf(stamp: string): number {
+	const [, date, time, sign, hours, minutes] = /^(\S+) (\S+) ([+-])(\d\d)(\d\d)$/.exec(stamp) ?? [];
 	return Date.parse(`${date}T${time}${sign}${hours}:${minutes}`) / 1000;
 }
