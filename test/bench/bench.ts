@@ -9,10 +9,10 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/WootricTrigger/cursor';
-import { createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
+import { addDecline, addResponse, changeResponse, createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
 import { REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
 import { recordShown } from '../harness/shown';
-import { listReading, listRequestBound, seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
+import { listReading, listRequestBound, seededRandom, seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
 import { Floor } from './floor';
 import { formatCount, formatMiB, formatMs, machineFacts, measureMemory, median, time, type MachineFacts, type MemoryGrowth } from './measure';
@@ -350,6 +350,242 @@ async function triggerBurst(burst: number, repeats: number, network: Network = {
 	}, network);
 }
 
+// ————— Wootric Trigger: static data over a day —————
+
+/** How a day of polls is set up: records a second, Wait Until Complete, and how long to go. */
+interface TriggerDayPlan {
+	name: string;
+	recordsPerSecond: number;
+	waitUntilComplete: boolean;
+	/** Simulated hours of polls, one a minute. */
+	hours: number;
+	/** Stop after the first whole hour past this much wall time (the hours reached are reported). */
+	wallBudgetMs?: number;
+}
+
+/** What a day of polls kept and cost. */
+interface TriggerDay {
+	name: string;
+	recordsPerSecond: number;
+	waitUntilComplete: boolean;
+	hoursPlanned: number;
+	/** Polls measured, one per simulated minute (the first, which only sets the cursors, not counted). */
+	polls: number;
+	records: { responses: number; declines: number; commentedLater: number; neverCommented: number; deletedFromFake: number };
+	/** Items emitted, each record exactly once (checked). */
+	emitted: number;
+	/** The largest JSON size of the static data, over the measured polls and per simulated hour. */
+	staticDataBytes: { most: number; perHour: number[] };
+	/** The most entries a cursor's lists held after a poll. */
+	most: { recentResponses: number; recentDeclines: number; waiting: number; told: number };
+	requestsPerPoll: { median: number; max: number };
+	signIns: number;
+	pollMs: { median: number; max: number };
+	wallMs: number;
+	notes: string[];
+}
+
+/** The ids of the records created in one minute (up to `until`), deleted from the fake together. */
+interface StoredMinute {
+	until: number;
+	responses: number[];
+	declines: number[];
+}
+
+/** Every fifth record is a decline; 30 % of responses are stored without a comment, half of those commented 1–4 minutes later. */
+const DECLINE_EVERY = 5;
+const WITHOUT_COMMENT = 0.3;
+const COMMENTED_LATER = 0.5;
+/** Treat as Complete After, in minutes. */
+const COMPLETE_AFTER_MINUTES = 5;
+/** Records settled this long (seconds since created) are deleted from the fake, to keep its memory flat. */
+const DROP_AFTER_SECONDS = 15 * 60;
+
+/**
+ * Polls every simulated minute for `hours`, the fake's clock set 60 s on before each poll (no real
+ * waiting), with records created evenly at `recordsPerSecond` in the minute before it, each at its own
+ * second (updated_at = created_at), readable at once. After each poll: the static data's JSON size and
+ * list lengths, the poll's requests, and that every record is emitted exactly once, when due — a complete
+ * record by the first poll after it, one held by Wait Until Complete by the first poll after its comment or
+ * after Treat as Complete After. A few polls with nothing new end the run, so the last held responses are
+ * emitted and checked too (not measured). Records settled for 15 minutes are deleted from the fake.
+ */
+async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
+	return await withFake(async (fake) => {
+		const random = seededRandom(20_240_310);
+		const user = createEndUser(fake.account, fake.store, 'day@example.com');
+		const options = plan.waitUntilComplete ? { waitUntilComplete: true, completeAfterMinutes: COMPLETE_AFTER_MINUTES } : {};
+		const session = new TriggerSession(fake, { events: ['response', 'decline'], options });
+		fake.clock.set(Math.floor(fake.clock.now() / 60) * 60 + 60);
+		await session.poll(); // Sets the cursors at the service's now: records created from it on are new.
+		// Simulated time starts at the later cursor's `complete`: records arrive from the second after it.
+		const start = Math.max(cursorOf(session.staticData, 'responses').complete, cursorOf(session.staticData, 'declines').complete);
+
+		const waitSeconds = plan.waitUntilComplete ? COMPLETE_AFTER_MINUTES * 60 : undefined;
+		/** Records not emitted yet: id → the second by which a poll must have emitted it. */
+		const pending = new Map<number, number>();
+		/** Comments to add: second → response ids. */
+		const comments = new Map<number, number[]>();
+		/** Ids created in each minute, oldest first, to delete from the fake once settled. */
+		const stored: StoredMinute[] = [];
+		const records = { responses: 0, declines: 0, commentedLater: 0, neverCommented: 0, deletedFromFake: 0 };
+		let created = 0;
+		let emitted = 0;
+
+		/** The records of one second, noted in the minute they arrive in. */
+		const arrive = (second: number, minute: StoredMinute) => {
+			for (let index = 0; index < plan.recordsPerSecond; index++, created++) {
+				if (created % DECLINE_EVERY === DECLINE_EVERY - 1) {
+					const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: second });
+					pending.set(decline.id, second);
+					minute.declines.push(decline.id);
+					records.declines++;
+					continue;
+				}
+				records.responses++;
+				const withComment = !random.chance(WITHOUT_COMMENT);
+				const response = addResponse(fake.account, fake.store, {
+					endUserId: user.id,
+					score: created % 11,
+					text: withComment ? 'Works well for us' : null,
+					completed: withComment,
+					createdAt: second,
+				});
+				minute.responses.push(response.id);
+				let due = second;
+				if (!withComment) {
+					const commentAt = random.chance(COMMENTED_LATER) ? second + random.int(60, 240) : undefined;
+					if (commentAt === undefined) records.neverCommented++;
+					else {
+						records.commentedLater++;
+						comments.set(commentAt, [...(comments.get(commentAt) ?? []), response.id]);
+					}
+					if (waitSeconds !== undefined) due = Math.min(commentAt ?? Infinity, second + waitSeconds);
+				}
+				pending.set(response.id, due);
+			}
+		};
+
+		/** Records settled long ago leave the fake: emitted (checked by then), no comment to come, never read again. */
+		const dropSettled = (now: number) => {
+			while (stored.length > 0 && stored[0].until < now - DROP_AFTER_SECONDS) {
+				const minute = stored.shift()!;
+				for (const id of minute.responses) fake.account.responses.delete(id);
+				for (const id of minute.declines) fake.account.declines.delete(id);
+				records.deletedFromFake += minute.responses.length + minute.declines.length;
+			}
+		};
+
+		const measured = { polls: 0, bytes: 0, perHour: [] as number[], requests: [] as number[], pollMs: [] as number[], signIns: 0 };
+		const most = { recentResponses: 0, recentDeclines: 0, waiting: 0, told: 0 };
+		// After the measured polls, polls with nothing new until the last held response is due.
+		const tailPolls = waitSeconds === undefined ? 1 : Math.ceil(waitSeconds / 60) + 1;
+		const began = performance.now();
+		let arriving = true;
+		let tail = 0;
+		for (let poll = 1; arriving || tail++ < tailPolls; poll++) {
+			const now = start + poll * 60;
+			// The minute since the last poll: new records (while arriving), comments due, then the clock moves on.
+			const minute: StoredMinute = { until: now, responses: [], declines: [] };
+			for (let second = now - 59; second <= now; second++) {
+				if (arriving) arrive(second, minute);
+				for (const id of comments.get(second) ?? []) changeResponse(fake.account, fake.store, id, { text: 'Export fixed, thanks', completed: true }, second);
+				comments.delete(second);
+			}
+			stored.push(minute);
+			fake.clock.set(now);
+
+			fake.requests.length = 0;
+			const { ms, result: run } = await time(() => session.poll());
+			// Neither the harness's record of what was shown nor the session's list of items is needed here.
+			shownToUsers.length = 0;
+			session.emitted.length = 0;
+			if (run.error) throw new Error(`Poll ${poll} failed: ${run.error.message}`);
+			for (const item of run.items) {
+				const id = Number(item.id);
+				if (item.event !== 'response' && item.event !== 'decline') throw new Error(`Poll ${poll} emitted ${String(item.event)}: ${JSON.stringify(item)}`);
+				if (!pending.delete(id)) throw new Error(`Poll ${poll} emitted ${String(item.event)} ${id} again, or one never created`);
+				emitted++;
+			}
+			// Every record due by this poll's time was emitted by it.
+			for (const [id, due] of pending) if (due <= now) throw new Error(`Poll ${poll} (t = ${now - start} s) did not emit record ${id}, due at t = ${due - start} s`);
+			dropSettled(now);
+			if (!arriving) continue;
+
+			const responses = cursorOf(session.staticData, 'responses');
+			const declines = cursorOf(session.staticData, 'declines');
+			const bytes = Buffer.byteLength(JSON.stringify(session.staticData));
+			const hour = Math.floor((poll - 1) / 60);
+			measured.polls = poll;
+			measured.bytes = Math.max(measured.bytes, bytes);
+			measured.perHour[hour] = Math.max(measured.perHour[hour] ?? 0, bytes);
+			measured.requests.push(fake.requests.filter((request) => request.path !== '/oauth/token').length);
+			measured.signIns += fake.requests.filter((request) => request.path === '/oauth/token').length;
+			measured.pollMs.push(ms);
+			most.recentResponses = Math.max(most.recentResponses, responses.recent.length);
+			most.recentDeclines = Math.max(most.recentDeclines, declines.recent.length);
+			most.waiting = Math.max(most.waiting, responses.waiting?.length ?? 0);
+			most.told = Math.max(most.told, (responses.told?.length ?? 0) + (declines.told?.length ?? 0));
+			if (poll % 60 === 0) {
+				const hours = poll / 60;
+				const elapsed = performance.now() - began;
+				process.stderr.write(`  hour ${hours}: ${formatMs(elapsed)}, static data up to ${formatCount(measured.perHour[hour])} bytes\n`);
+				// Another hour only if, at the pace so far, it ends within the budget.
+				arriving = hours < plan.hours && (plan.wallBudgetMs === undefined || elapsed + elapsed / hours <= plan.wallBudgetMs);
+			}
+		}
+		const wallMs = performance.now() - began;
+		expectCount('Records never emitted', pending.size, 0);
+		expectCount('Items emitted', emitted, records.responses + records.declines);
+		const hours = measured.polls / 60;
+		return {
+			name: plan.name,
+			recordsPerSecond: plan.recordsPerSecond,
+			waitUntilComplete: plan.waitUntilComplete,
+			hoursPlanned: plan.hours,
+			polls: measured.polls,
+			records,
+			emitted,
+			staticDataBytes: { most: measured.bytes, perHour: measured.perHour },
+			most,
+			requestsPerPoll: { median: median(measured.requests), max: Math.max(...measured.requests) },
+			signIns: measured.signIns,
+			pollMs: { median: median(measured.pollMs), max: Math.max(...measured.pollMs) },
+			wallMs,
+			notes:
+				hours < plan.hours
+					? [
+							`${hours} of ${plan.hours} simulated hours: as many as fit in about ${Math.round((plan.wallBudgetMs ?? 0) / 60_000)} min of wall time ` +
+								`(the whole day would take about ${Math.round(((wallMs / hours) * plan.hours) / 60_000)} min); the size per hour shows it flat`,
+						]
+					: [],
+		};
+	});
+}
+
+function triggerDayTable(days: TriggerDay[]): string {
+	const lines = [
+		`Wootric Trigger, New Response and New Decline, a poll every simulated minute; records arrive evenly, every ${DECLINE_EVERY}th a decline; ` +
+			`${WITHOUT_COMMENT * 100} % of responses stored without a comment, ${COMMENTED_LATER * 100} % of those commented 1–4 minutes later (Wait Until Complete: Treat as Complete After ${COMPLETE_AFTER_MINUTES} minutes):`,
+		'',
+		'| Run | Simulated time (polls) | Records: responses / declines | Emitted, each once | Static data, largest | Most `recent`: responses / declines | Most `waiting` | Requests per poll: median / max | Poll: median / max | Wall time | Notes |',
+		'|---|---|---|---|---|---|---|---|---|---|---|',
+	];
+	for (const day of days) {
+		lines.push(
+			`| ${day.recordsPerSecond} record${day.recordsPerSecond === 1 ? '' : 's'}/s${day.waitUntilComplete ? ', Wait Until Complete' : ''} | ${day.polls / 60} h (${formatCount(day.polls)}) | ` +
+				`${formatCount(day.records.responses)} / ${formatCount(day.records.declines)} | ${formatCount(day.emitted)} ✓ | ${formatCount(day.staticDataBytes.most)} bytes | ` +
+				`${formatCount(day.most.recentResponses)} / ${formatCount(day.most.recentDeclines)} | ${day.waitUntilComplete ? formatCount(day.most.waiting) : '–'} | ` +
+				`${day.requestsPerPoll.median} / ${day.requestsPerPoll.max} | ${formatMs(day.pollMs.median)} / ${formatMs(day.pollMs.max)} | ${formatMs(day.wallMs)} | ${day.notes.join('; ')} |`,
+		);
+	}
+	lines.push('', 'Largest static data in each simulated hour (bytes):', '');
+	for (const day of days) {
+		lines.push(`- ${day.name}: ${day.staticDataBytes.perHour.map(formatCount).join(', ')}`);
+	}
+	return lines.join('\n');
+}
+
 // ————— Email surveys —————
 
 const SURVEY_BATCH = 100;
@@ -530,12 +766,20 @@ async function main(): Promise<void> {
 	const facts = machineFacts();
 	const rows: Row[] = [];
 	const curves: string[] = [];
-	const run = async (name: string, benchmark: () => Promise<Row>) => {
-		if (only && !only.test(name)) return undefined;
+	const days: TriggerDay[] = [];
+	const chosen = (name: string) => {
+		if (only && !only.test(name)) return false;
 		process.stderr.write(`${name}…\n`);
+		return true;
+	};
+	const run = async (name: string, benchmark: () => Promise<Row>) => {
+		if (!chosen(name)) return undefined;
 		const row = await benchmark();
 		rows.push(row);
 		return row;
+	};
+	const runDay = async (name: string, plan: Omit<TriggerDayPlan, 'name'>) => {
+		if (chosen(name)) days.push(await triggerDay({ name, ...plan }));
 	};
 	const over = (latencyMs: number): Network => ({ tls, latencyMs });
 	await run('Return All, 1,000', () => returnAll(1_000, 5));
@@ -549,24 +793,43 @@ async function main(): Promise<void> {
 	await run('Trigger, burst of 5,000', () => triggerBurst(5_000, 3));
 	await run('Trigger, burst of 5,000, HTTPS, answers 20 ms late (about 20 s)', () => triggerBurst(5_000, 3, over(20)));
 	await run('Trigger, burst of 5,000, HTTPS, answers 80 ms late (about 1 min)', () => triggerBurst(5_000, 3, over(80)));
+	const dayBudget = 5 * 60_000;
+	await runDay('Trigger static data, a day of polls every minute, 1 record/s', { recordsPerSecond: 1, waitUntilComplete: false, hours: 24 });
+	await runDay('Trigger static data, polls every minute, 100 records/s (the hours that fit in about 5 min)', {
+		recordsPerSecond: 100,
+		waitUntilComplete: false,
+		hours: 24,
+		wallBudgetMs: dayBudget,
+	});
+	await runDay('Trigger static data, Wait Until Complete, a day of polls every minute, 1 record/s', { recordsPerSecond: 1, waitUntilComplete: true, hours: 24 });
+	await runDay('Trigger static data, Wait Until Complete, polls every minute, 100 records/s (the hours that fit in about 5 min)', {
+		recordsPerSecond: 100,
+		waitUntilComplete: true,
+		hours: 24,
+		wallBudgetMs: dayBudget,
+	});
 	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 40, 'items'));
 	await run('Email Survey → Send, 1,000 addresses in one item', () => emailSend(1_000, 40, 'oneItem'));
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
 
-	const table = tableOf(facts, rows);
-	console.log(`\n${table}\n`);
-	console.log(
-		"Node: the action node's step in its workflow run through n8n-core (from n8n's hooks before and after it, what n8n's execution view times); " +
-			'(run …): the whole run, with the engine passing the input items, less the harness recording the output for the test suite (n8n does not). ' +
-			'A trigger poll is its own run. ' +
-			'Times are medians, of runs not preceded by a forced collection; memory is the peak growth in one more run of each, after a full collection. Floor: a plain undici loop, same fake, same requests, one kept-alive connection. ' +
-			"n8n request path alone: the floor's requests through n8n-core's OutboundHttp (where httpRequestWithAuthentication ends: a new connection, and over HTTPS a new TLS handshake, per request), no node or engine. " +
-			'HTTPS: the fake serves a self-signed certificate that NODE_EXTRA_CA_CERTS makes trusted, as a user would for a private CA.',
-	);
+	const table = rows.length > 0 ? tableOf(facts, rows) : '';
+	if (table) {
+		console.log(`\n${table}\n`);
+		console.log(
+			"Node: the action node's step in its workflow run through n8n-core (from n8n's hooks before and after it, what n8n's execution view times); " +
+				'(run …): the whole run, with the engine passing the input items, less the harness recording the output for the test suite (n8n does not). ' +
+				'A trigger poll is its own run. ' +
+				'Times are medians, of runs not preceded by a forced collection; memory is the peak growth in one more run of each, after a full collection. Floor: a plain undici loop, same fake, same requests, one kept-alive connection. ' +
+				"n8n request path alone: the floor's requests through n8n-core's OutboundHttp (where httpRequestWithAuthentication ends: a new connection, and over HTTPS a new TLS handshake, per request), no node or engine. " +
+				'HTTPS: the fake serves a self-signed certificate that NODE_EXTRA_CA_CERTS makes trusted, as a user would for a private CA.',
+		);
+	}
 	for (const curve of curves) console.log(`\n${curve}`);
+	const dayTable = days.length > 0 ? triggerDayTable(days) : '';
+	if (dayTable) console.log(`\n${dayTable}`);
 	mkdirSync(RESULTS, { recursive: true });
-	writeFileSync(path.join(RESULTS, 'bench.json'), `${JSON.stringify({ machine: facts, rows, curves, table }, null, '\t')}\n`);
+	writeFileSync(path.join(RESULTS, 'bench.json'), `${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable }, null, '\t')}\n`);
 	console.log(`\nWrote ${path.relative(process.cwd(), path.join(RESULTS, 'bench.json')) || 'bench-results/bench.json'}`);
 }
 
