@@ -153,6 +153,25 @@ describe('paging through lists', () => {
 			expect(pagesAsked().sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 5]);
 		});
 
+		it('keeps reading ahead in a window moved past an ordinary second: its page 1 does not go alone', async () => {
+			const { responses } = seedResponses(fake, 1600);
+			fake.latencyMs = 20;
+			// From the moved window's first request on, count again how many are on their way at once.
+			let moved = false;
+			fake.arrivalHooks.push((request) => {
+				if (moved || !request.rawQuery.startsWith('created[gte]=')) return;
+				moved = true;
+				fake.mostAtOnce = 1;
+			});
+
+			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
+
+			expect(run.items.map(({ json }) => json.id)).toEqual(responses.map((response) => response.id));
+			expect(moved).toBe(true);
+			expect(fake.mostAtOnce).toBe(pagesInFlight);
+			expect(listRequests().length).toBeLessThanOrEqual(listRequestBound(1600));
+		});
+
 		it('asks for a failed page ahead again the usual way, with retries', async () => {
 			const { responses } = seedResponses(fake, 300);
 			fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '4', times: 2, fault: { kind: 'status', status: 503 } });

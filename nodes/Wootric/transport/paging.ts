@@ -23,10 +23,10 @@ export type TimeField = 'created' | 'updated';
 type Ranges = Partial<Record<TimeField, TimeRange>>;
 
 /**
- * Records that may exist and that no filter the API takes can reach: past the 1,500 read from each end of
- * one created_at and one updated_at second (or, on a list without an `updated` filter, one created_at
- * second) when the two ends do not show they met, or past a window without a readable time to move by.
- * Whether there are any, and how many, is unknown.
+ * Records that may exist and that no filter the API takes can reach: past those read from both ends of one
+ * created_at and one updated_at second (or, on a list without an `updated` filter, one created_at second)
+ * when the two ends do not show they met, or past a window without a readable time to move by. Whether
+ * there are any, and how many, is unknown.
  */
 export interface UnreadableRecords {
 	path: string;
@@ -75,7 +75,10 @@ interface Listing {
 	remaining: number;
 	/** Whether a second can be split by the other time (the endpoint takes both filters and sort keys). */
 	splittable: boolean;
-	/** Full pages read so far, in every window: how far ahead the reading may go. */
+	/**
+	 * Full pages read since the listing began or last read a second holding a whole window (see readWindow):
+	 * how far ahead the reading may go.
+	 */
 	fullPagesRead: number;
 }
 
@@ -92,16 +95,24 @@ interface WindowRead {
 	full: boolean;
 	/** The `field` second of the last record read. */
 	lastSecond?: number;
-	/** The ids of the records at the window's end that share lastSecond, in the order read. */
-	lastSecondIds: unknown[];
+	/** The records at the window's end that share lastSecond (fresh or not), in the order read. */
+	lastSecondRecords: IDataObject[];
 	/** Every record id the window returned, fresh or not. */
 	ids: unknown[];
+}
+
+/** How readWindow reads: see there. */
+interface WindowOptions {
+	firstPage?: number;
+	until?: (record: IDataObject) => boolean;
+	/** false: one page at a time, none asked for ahead. */
+	readAhead?: boolean;
 }
 
 /** The records of one second holding a whole window, as a walk read them: in `order`, from that end. */
 interface SecondRead {
 	order: 'asc' | 'desc';
-	ids: unknown[];
+	records: IDataObject[];
 }
 
 /** The user's range as whole-second bounds, with the moving edge of the window split out. */
@@ -164,13 +175,8 @@ async function* windowPages(
  * The records of one query from `firstPage` (at most 30 pages), yielding those not read before, up to the
  * limit. `until` ends the reading after the page holding a record it accepts.
  */
-async function* readWindow(
-	listing: Listing,
-	ranges: Ranges,
-	sort: Sort,
-	firstPage = 1,
-	until?: (record: IDataObject) => boolean,
-): AsyncGenerator<IDataObject[], WindowRead> {
+async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options: WindowOptions = {}): AsyncGenerator<IDataObject[], WindowRead> {
+	const { firstPage = 1, until, readAhead = true } = options;
 	const { context, request } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
 		await wootricRequest(context, {
@@ -192,14 +198,18 @@ async function* readWindow(
 		});
 	// Pages ahead: as many more as full pages were read so far, up to listReading.pagesInFlight (so a short
 	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on their
-	// way cannot reach the limit, and the rate limit leaves room for one more.
+	// way cannot reach the limit, and the rate limit leaves room for one more. The count restarts after a
+	// second holding a whole window (walk): the window past it may well be empty, so its page 1 goes alone
+	// too. A window moved past an ordinary second keeps the count: a list that filled 30 pages most likely
+	// goes on. The other end of a large second reads no page ahead (readSecond).
 	const mayAskAhead = (ahead: number) =>
+		readAhead &&
 		ahead + 1 < Math.min(listReading.pagesInFlight, 1 + listing.fullPagesRead) &&
 		listing.remaining > PER_PAGE * (ahead + 1) &&
 		canSendAhead(context, 'GET', request.path);
 	const timeKey = sort.field && `${sort.field}_at`;
 	let lastSecond: number | undefined;
-	let lastSecondIds: unknown[] = [];
+	let lastSecondRecords: IDataObject[] = [];
 	const ids: unknown[] = [];
 	for await (const records of windowPages(fetchPage, mayAskAhead, firstPage)) {
 		if (!Array.isArray(records)) {
@@ -214,9 +224,9 @@ async function* readWindow(
 			const second = timeKey ? wootricSeconds(record[timeKey]) : undefined;
 			if (second !== undefined && second !== lastSecond) {
 				lastSecond = second;
-				lastSecondIds = [];
+				lastSecondRecords = [];
 			}
-			lastSecondIds.push(record.id);
+			lastSecondRecords.push(record);
 			if (until?.(record)) done = true;
 			if (listing.seen.has(record.id) || fresh.length >= listing.remaining) continue;
 			listing.seen.add(record.id);
@@ -224,9 +234,9 @@ async function* readWindow(
 		}
 		listing.remaining -= fresh.length;
 		if (fresh.length > 0) yield fresh;
-		if (done || listing.remaining <= 0) return { full: false, lastSecond, lastSecondIds, ids };
+		if (done || listing.remaining <= 0) return { full: false, lastSecond, lastSecondRecords, ids };
 	}
-	return { full: true, lastSecond, lastSecondIds, ids };
+	return { full: true, lastSecond, lastSecondRecords, ids };
 }
 
 /**
@@ -235,17 +245,18 @@ async function* readWindow(
  * first), skipping the ids already read; that also reads same-second clusters larger than a page. The
  * restarted window begins at the page holding the first record of that second not read yet: the service
  * lists the second's records in the same order again, as it must for its pages to follow one another. A
- * second holding a whole window is read on its own (readSecond), then the window moves past it.
+ * second holding a whole window is read on its own (readSecond), then the window moves past it, its page 1
+ * alone (see readWindow).
  */
 async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 'asc' | 'desc'): AsyncGenerator<IDataObject[]> {
 	const { edgeKey, fixed, edge: firstEdge, last } = windowBounds(ranges[field] ?? {}, order);
 	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order };
 	let edge = firstEdge;
-	// The ids of the edge second read so far, in the order read.
-	let edgeIds: unknown[] = [];
+	// The records of the edge second read so far, in the order read.
+	let edgeRecords: IDataObject[] = [];
 	for (;;) {
-		const firstPage = Math.floor(edgeIds.length / PER_PAGE) + 1;
-		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort, firstPage);
+		const firstPage = Math.floor(edgeRecords.length / PER_PAGE) + 1;
+		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort, { firstPage });
 		if (!window.full) return;
 		// A window without one readable time stands at its edge; with no edge either, nothing places it.
 		const second = window.lastSecond ?? edge;
@@ -254,45 +265,59 @@ async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 
 			return;
 		}
 		// A window that ends in its edge second holds nothing else: with the pages it skipped, that second's first 1,500.
-		const secondIds = second === edge ? [...edgeIds.slice(0, (firstPage - 1) * PER_PAGE), ...window.lastSecondIds] : window.lastSecondIds;
-		if (secondIds.length < PER_PAGE * MAX_PAGE) {
+		const secondRecords = second === edge ? [...edgeRecords.slice(0, (firstPage - 1) * PER_PAGE), ...window.lastSecondRecords] : window.lastSecondRecords;
+		if (secondRecords.length < PER_PAGE * MAX_PAGE) {
 			edge = second;
-			edgeIds = secondIds;
+			edgeRecords = secondRecords;
 			continue;
 		}
-		yield* readSecond(listing, field, second, ranges, { order, ids: secondIds });
+		yield* readSecond(listing, field, second, ranges, { order, records: secondRecords });
+		// Past such a second there may well be nothing: the next window's page 1 goes alone (see readWindow).
+		listing.fullPagesRead = 0;
 		edge = order === 'asc' ? second + 1 : second - 1;
-		edgeIds = [];
+		edgeRecords = [];
 		if (listing.remaining <= 0 || (last !== undefined && (order === 'asc' ? edge > last : edge < last))) return;
 	}
 }
 
 /**
  * The records of one `field` second holding more than a window, of which `read` holds the first 1,500
- * from one end: split by the other time where the endpoint filters on it (`created[eq]` walked along
- * `updated`, or the reverse), else (or when both seconds are pinned already) read from the other end too.
+ * from one end. First its other end: the same filter (`field[eq]`) in the opposite order, one page at a
+ * time (where it meets the first end is not known, and a page asked for past that is wasted), until it
+ * comes to a record of `read`. The two ends cover the second when that record is the last one of `read`:
+ * the other end is the first one reversed (newest first is oldest first backwards). Another record of
+ * `read` first (e.g. its first, with ties listed by id both ways) shows that ties are ordered otherwise:
+ * that end stops there, after its first page when it starts where the first end did.
+ *
+ * If the two ends do not cover the second, it is split by the other time where the endpoint filters on it
+ * and no window pins it yet (`created` walked within `updated[eq]`, or the reverse), unless every record of
+ * the second read so far shares one second of the other time as well: the split would read those records
+ * again and could not tell them apart either. Those, as a second pinned on both times, are reported.
  */
 async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges, read: SecondRead): AsyncGenerator<IDataObject[]> {
 	const pinned: Ranges = { ...ranges, [field]: { eq: second } };
 	const other: TimeField = field === 'created' ? 'updated' : 'created';
-	if (listing.splittable && pinned[other]?.eq === undefined) {
+	const readFirst = new Set(read.records.map((record) => record.id));
+	const lastRead = read.records[read.records.length - 1].id;
+	let met: IDataObject | undefined;
+	const meets = (record: IDataObject) => {
+		if (!met && readFirst.has(record.id)) met = record;
+		return met !== undefined;
+	};
+	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order: read.order === 'asc' ? 'desc' : 'asc' };
+	const otherEnd = yield* readWindow(listing, pinned, sort, { until: meets, readAhead: false });
+	// Done when the ends met as the first one reversed, or the other end came to the end of the second.
+	if (listing.remaining <= 0 || (met ? met.id === lastRead : !otherEnd.full)) return;
+	const otherKey = `${other}_at`;
+	const otherSeconds = new Set([...read.records, ...otherEnd.lastSecondRecords].map((record) => wootricSeconds(record[otherKey])));
+	const [otherSecond] = otherSeconds;
+	const sharedOther = listing.splittable && otherSeconds.size === 1 ? otherSecond : undefined;
+	if (listing.splittable && pinned[other]?.eq === undefined && sharedOther === undefined) {
 		yield* walk(listing, other, pinned, 'asc');
 		return;
 	}
-	// The two ends cover the second only where the other end is the first one reversed, as it shows when
-	// the first record of `read` it comes to is the last one of `read`. Ties ordered another way (e.g. by
-	// id both ways) may give both ends the same records and leave those between them unread.
-	const readFirst = new Set(read.ids);
-	const lastRead = read.ids[read.ids.length - 1];
-	let metEarlier = false;
-	const metReversed = (record: IDataObject) => {
-		const reversed = !metEarlier && record.id === lastRead;
-		metEarlier ||= readFirst.has(record.id);
-		return reversed;
-	};
-	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order: read.order === 'asc' ? 'desc' : 'asc' };
-	const otherEnd = yield* readWindow(listing, pinned, sort, 1, metReversed);
-	if (otherEnd.full) reportUnreadable(listing, pinned, new Set([...read.ids, ...otherEnd.ids]).size, 'none of its filters tells these records apart');
+	const unreached = sharedOther === undefined ? pinned : { ...pinned, [other]: { eq: sharedOther } };
+	reportUnreadable(listing, unreached, new Set([...readFirst, ...otherEnd.ids]).size, 'none of its filters tells these records apart');
 }
 
 /** Tells onUnreadable (or, without it, fails) that records past the `read` ones may exist that no filter reaches, as `why`. */
@@ -336,11 +361,19 @@ async function holdsMoreThan(context: WootricContext, request: ListRequest, coun
  * Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages in flight, while no second fills a
  * window (1,500 records) and the seconds where the window moves hold a few records each. A move re-reads
  * the records of its second past the last page of them read whole, under a page; with hundreds in each
- * second, the window may move twice per 1,500 records, each move costing up to a request more. A second
- * that fills a window, with M records, costs beyond the 1,500 found there (read once): where the endpoint
- * splits it by the other time, that time's walk through all M, within the bound above for M; else the
- * other end up to where the two ends meet, floor((M - 1,500)/50) + 1 requests and the pages in flight when
- * newest first is oldest first reversed, or all 30 pages and a warning when it is not or M > 3,000.
+ * second, the window may move twice per 1,500 records, each move costing up to a request more.
+ *
+ * A second of the sort time holding M > 1,500 records costs, beyond the 30 pages that found its first
+ * 1,500 (counted above): its other end, one page at a time, floor((M - 1,500)/50) + 1 requests when newest
+ * first is oldest first reversed and M < 3,000 (then the two ends cover it); 1 when the other end's first
+ * page starts with the first end's first records (ties listed alike both ways); at most 30 otherwise. Then,
+ * only if the two ends do not cover it: where the list filters on the other time, not pinned yet, and the
+ * records of the second read so far do not all share one second of it, the walk along the other time
+ * through the M records, within the bound above for M; else nothing more and a warning. Then the window past
+ * the second starts with its page 1 alone: 1 request when nothing follows. So 1,600 records sharing one
+ * created_at and one updated_at second, with nothing after them, cost 30 + 3 + 1 requests with ties
+ * reversed, else 30 + 1 + 1 and a warning that 1,500 were read; 1,600 of one second spread over seconds of
+ * the other time cost 30 + 3 + 1 reversed, else at most 30 + 1 + (32 + 2 + the pages in flight) + 1.
  *
  * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is checked by
  * counting the list by created_at up to 1,501, and more records than it holds are an error.
