@@ -37,11 +37,18 @@ describe.each<[TieOrder, string]>([
 	 * list ties alike; when they did not meet and the records differ in the other time, the walk along it
 	 * through all of them; then `after`, the window past the second (1 page when nothing follows).
 	 */
-	const largeSecondBound = (count: number, split: boolean, after = 1) => {
+	const largeSecondBound = (count: number, split: boolean, after = 1, splittable = true) => {
 		const meet = bothEndsMeet && count < 3000;
 		const otherEnd = meet ? Math.floor((count - 1500) / 50) + 1 : bothEndsMeet ? 30 : 1;
-		return 30 + otherEnd + (split && !meet ? listRequestBound(count) : 0) + after;
+		return 30 + otherEnd + (meet || !splittable ? 0 : split ? listRequestBound(count) : sideReads) + after;
 	};
+	/** Where the ends do not meet and every record read shares the other time's second too: one page either side of it. */
+	const sideReads = 2;
+	/** Those two pages, for a `field` second `second` whose records all share that second of the other time too. */
+	const sidesOf = (field: 'created' | 'updated', second: number) =>
+		field === 'created'
+			? [`updated[lte]=${second - 1}&created[eq]=${second}`, `updated[gte]=${second + 1}&created[eq]=${second}`].map((query) => `${query}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`)
+			: [`updated[eq]=${second}&created[lte]=${second - 1}`, `updated[eq]=${second}&created[gte]=${second + 1}`].map((query) => `${query}&sort_key=created_at&sort_order=asc&page=1&per_page=50`);
 	/** The other end's pages of 1,600 records: up to page 3, where the first end's last record shows, or the first page alone. */
 	const otherEndOf1600 = bothEndsMeet ? [1, 2, 3] : [1];
 	const getResponses = (parameters: INodeParameters) =>
@@ -100,7 +107,7 @@ describe.each<[TieOrder, string]>([
 				expect(pagesOf(`created[${edgeKey}]=${second}&sort_key=created_at&sort_order=${order}`)).toEqual([29, 30]);
 				// Then the other end of the same filter, one page at a time; the updated second they share is not split.
 				expect(pagesOf(`created[eq]=${second}&sort_key=created_at&sort_order=${otherOrder}`)).toEqual(otherEndOf1600);
-				expect(queries().filter((query) => query.includes('updated'))).toEqual([]);
+				expect(queries().filter((query) => query.includes('updated'))).toEqual(bothEndsMeet ? [] : sidesOf('created', second));
 				// The window past the second starts on page 1: 2 full pages, the empty page 3 and those asked for ahead of it.
 				const pastPages = pagesOf(`created[${edgeKey}]=${past(second)}&sort_key=created_at&sort_order=${order}`);
 				expect(pastPages.slice(0, 3)).toEqual([1, 2, 3]);
@@ -125,7 +132,7 @@ describe.each<[TieOrder, string]>([
 				expect(pagesOf(`sort_key=created_at&sort_order=${order}`)).toEqual(pages(1, 30));
 				expect(pagesOf(`created[eq]=${second}&sort_key=created_at&sort_order=${otherOrder}`)).toEqual(otherEndOf1600);
 				expect(pagesOf(`created[${edgeKey}]=${past(second)}&sort_key=created_at&sort_order=${order}`)).toEqual([1]);
-				expect(queries()).toHaveLength(30 + otherEndOf1600.length + 1);
+				expect(queries()).toHaveLength(30 + otherEndOf1600.length + (bothEndsMeet ? 0 : sideReads) + 1);
 				expect(queries().length).toBeLessThanOrEqual(largeSecondBound(1600, false));
 				if (bothEndsMeet) expect(sortedIds(run)).toEqual(ids);
 				else expect(run.items).toHaveLength(1500);
@@ -196,7 +203,7 @@ describe.each<[TieOrder, string]>([
 				expect(pagesOf(`created[eq]=${second}&sort_order=${order}`, path)).toEqual([]);
 				expect(queries(path).every((query) => !query.includes('updated') && !query.includes('sort_key'))).toBe(true);
 				expect(pagesOf(`created[eq]=${second}&sort_order=${otherOrder}`, path)).toEqual(otherEndOf1600);
-				expect(queries(path)).toHaveLength(largeSecondBound(1600, false));
+				expect(queries(path)).toHaveLength(largeSecondBound(1600, false, 1, false));
 				if (bothEndsMeet) {
 					expect(sortedIds(run)).toEqual(ids);
 				} else {
@@ -218,9 +225,9 @@ describe.each<[TieOrder, string]>([
 				expect(pagesOf(`sort_key=updated_at&sort_order=${order}`, path)).toEqual(pages(1, 30));
 				expect(pagesOf(`updated[eq]=${second}&sort_key=updated_at&sort_order=${otherOrder}`, path)).toEqual(otherEndOf1600);
 				expect(pagesOf(`updated[${edgeKey}]=${past(second)}&sort_key=updated_at&sort_order=${order}`, path)).toEqual([1]);
-				// No split by created_at: every record read shares that second too.
-				expect(queries(path).filter((query) => query.includes('created'))).toEqual([]);
-				expect(queries(path)).toHaveLength(30 + otherEndOf1600.length + 1);
+				// No split by created_at: every record read shares that second too; only either side of it is read.
+				expect(queries(path).filter((query) => query.includes('created'))).toEqual(bothEndsMeet ? [] : sidesOf('updated', second));
+				expect(queries(path)).toHaveLength(30 + otherEndOf1600.length + (bothEndsMeet ? 0 : sideReads) + 1);
 				expect(queries(path).length).toBeLessThanOrEqual(largeSecondBound(1600, false));
 				if (bothEndsMeet) {
 					expect(sortedIds(run)).toEqual(ids);
@@ -300,6 +307,7 @@ describe.each<[TieOrder, string]>([
 			expect([...read]).toEqual([
 				[first, pages(1, 30)],
 				[`updated[eq]=${second}&sort_key=updated_at&sort_order=desc`, otherEndOf1600],
+				...(bothEndsMeet ? [] : sidesOf('updated', second).map((query) => [query.replace('&page=1&per_page=50', ''), [1]])),
 				[`updated[gte]=${second + 1}&sort_key=updated_at&sort_order=asc`, [1]],
 			]);
 			expect(sent.length).toBeLessThanOrEqual(largeSecondBound(1600, false));

@@ -177,7 +177,7 @@ describe('Wootric Trigger: responses completed after the score', () => {
 			expect(idle.result).toBeNull();
 		});
 
-		it('emits 1,600 responses tagged in one second each once (split by created_at); once that second is a minute old, an idle poll is one request for both events', async () => {
+		it('emits 1,600 responses tagged in one second each once (read from both ends); once that second is a minute old, an idle poll is one request for both events', async () => {
 			const createdAt = now() - 1000;
 			const startFrom = createdAt + 100;
 			const session = watching({ events: ['response', 'responseUpdated'], options: { startFrom: new Date(startFrom * 1000).toISOString() } });
@@ -195,7 +195,9 @@ describe('Wootric Trigger: responses completed after the score', () => {
 			expect(updatedIds.sort((a, b) => a - b)).toEqual(imported.map((response) => response.id));
 			expect(poll.items.filter((item) => item.event === 'response')).toEqual([]);
 			expect(listRequests()[0].rawQuery).toBe(updatedSinceQuery(startFrom));
-			expect(listRequests().some((request) => request.rawQuery.includes(`updated[eq]=${changedAt}&`) && request.rawQuery.includes('sort_key=created_at'))).toBe(true);
+			// The tagged second read from both ends, which meet: no split by created_at.
+			expect(listRequests().filter((request) => request.rawQuery.startsWith(`updated[eq]=${changedAt}&sort_key=updated_at&sort_order=desc&`))).toHaveLength(3);
+			expect(listRequests().filter((request) => request.rawQuery.includes('created['))).toEqual([]);
 			expect(idle.result).toBeNull();
 			expect(complete).toBeGreaterThanOrEqual(changedAt);
 			expect(listRequests().slice(before).map((request) => request.rawQuery)).toEqual([updatedSinceQuery(complete + 1)]);

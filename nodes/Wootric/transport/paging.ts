@@ -292,7 +292,8 @@ async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 
  * If the two ends do not cover the second, it is split by the other time where the endpoint filters on it
  * and no window pins it yet (`created` walked within `updated[eq]`, or the reverse), unless every record of
  * the second read so far shares one second of the other time as well: the split would read those records
- * again and could not tell them apart either. Those, as a second pinned on both times, are reported.
+ * again and could not tell them apart either. Then only the records either side of that other second are
+ * read (nothing is lost that a filter reaches), and the rest, as a second pinned on both times, are reported.
  */
 async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges, read: SecondRead): AsyncGenerator<IDataObject[]> {
 	const pinned: Ranges = { ...ranges, [field]: { eq: second } };
@@ -312,9 +313,17 @@ async function* readSecond(listing: Listing, field: TimeField, second: number, r
 	const otherSeconds = new Set([...read.records, ...otherEnd.lastSecondRecords].map((record) => wootricSeconds(record[otherKey])));
 	const [otherSecond] = otherSeconds;
 	const sharedOther = listing.splittable && otherSeconds.size === 1 ? otherSecond : undefined;
-	if (listing.splittable && pinned[other]?.eq === undefined && sharedOther === undefined) {
+	const splittable = listing.splittable && pinned[other]?.eq === undefined;
+	if (splittable && sharedOther === undefined) {
 		yield* walk(listing, other, pinned, 'asc');
 		return;
+	}
+	if (splittable) {
+		// Every record read shares one second of the other time too: records of this second with another one
+		// are reached on either side of it (a request each when there are none); only the rest are out of reach.
+		listing.fullPagesRead = 0;
+		yield* walk(listing, other, { ...pinned, [other]: { lt: sharedOther } }, 'asc');
+		yield* walk(listing, other, { ...pinned, [other]: { gt: sharedOther } }, 'asc');
 	}
 	const unreached = sharedOther === undefined ? pinned : { ...pinned, [other]: { eq: sharedOther } };
 	reportUnreadable(listing, unreached, new Set([...readFirst, ...otherEnd.ids]).size, 'none of its filters tells these records apart');
@@ -369,10 +378,12 @@ async function holdsMoreThan(context: WootricContext, request: ListRequest, coun
  * page starts with the first end's first records (ties listed alike both ways); at most 30 otherwise. Then,
  * only if the two ends do not cover it: where the list filters on the other time, not pinned yet, and the
  * records of the second read so far do not all share one second of it, the walk along the other time
- * through the M records, within the bound above for M; else nothing more and a warning. Then the window past
+ * through the M records, within the bound above for M; where they do, the records either side of that
+ * second (2 requests when there are none) and a warning; else only the warning. Then the window past
  * the second starts with its page 1 alone: 1 request when nothing follows. So 1,600 records sharing one
  * created_at and one updated_at second, with nothing after them, cost 30 + 3 + 1 requests with ties
- * reversed, else 30 + 1 + 1 and a warning that 1,500 were read; 1,600 of one second spread over seconds of
+ * reversed, else 30 + 1 + 2 + 1 and a warning that 1,500 were read (where the list filters on both times;
+ * 30 + 1 + 1 where it does not); 1,600 of one second spread over seconds of
  * the other time cost 30 + 3 + 1 reversed, else at most 30 + 1 + (32 + 2 + the pages in flight) + 1.
  *
  * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is checked by
