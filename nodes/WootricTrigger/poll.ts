@@ -2,8 +2,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
-import { isNotFound, listAll, simplifyRecord, wootricRequest, wootricSeconds, type ListRequest, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
-import { advanceCursor, isStreamCursor, newFrom, sightingsOf, startCursor, toldKey, type PollProgress, type ReadRecord, type StreamCursor } from './cursor';
+import { isNotFound, listAll, PER_PAGE, simplifyRecord, wootricRequest, wootricSeconds, type ListRequest, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
+import { advanceCursor, isStreamCursor, newFrom, SETTLE_SECONDS, sightingsOf, startCursor, toldKey, type PollProgress, type ReadRecord, type StreamCursor } from './cursor';
 import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, STREAMS, versionOf, type EventName, type ResponseFilter, type Stream } from './events';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
@@ -89,6 +89,7 @@ async function readStream(context: IPollFunctions, stream: Stream, cursor: Strea
 		},
 		onServiceTime: (second: number) => (answeredAt ??= second),
 	};
+
 	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
 	const completes = (record: IDataObject, created: number) => waitSeconds === undefined || isComplete(record, created, now(), waitSeconds);
 	const emitNew = (record: IDataObject, created: number) => {
@@ -125,9 +126,34 @@ async function readStream(context: IPollFunctions, stream: Stream, cursor: Strea
 			break;
 		}
 	}
+	// Invalidated responses too: one invalidated while the poll paged left the list like a deleted one.
+	const everyRecord = { path, query: eventQuery(newEvent, { ...settings.filter, includeExcluded: true }) };
+	const movedFrom = read.length >= PER_PAGE ? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS) : Infinity;
 	if (waitSeconds !== undefined) await emitTimedOut(context, listing, waiting, now() - waitSeconds, emitNew);
-	const progress: PollProgress = { answeredAt: now(), read, readThrough: stoppedEarly ? second - 1 : Infinity, waiting: [...waiting], told };
+	const progress: PollProgress = { answeredAt: now(), read, readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1), waiting: [...waiting], told };
 	return { found, unreadable, cursor: advanceCursor(cursor, progress) };
+}
+
+/**
+ * The earliest second a record was read in by this poll, of those changed since (Infinity: none). Pages
+ * are offsets: a record read and then changed before a later page was served moved to the end of the
+ * updated_at order, and the record after its old place moved back one, past that page's edge, unread.
+ * Such a change is younger than the settle margin when the poll ends, so one look at those seconds finds
+ * it, and the next poll reads again from the second the changed record was read in. (A record deleted
+ * while a poll pages does the same and cannot be seen.)
+ */
+async function changedWhileRead(context: IPollFunctions, { path, query }: Pick<ListRequest, 'path' | 'query'>, read: ReadRecord[], since: number): Promise<number> {
+	const readIn = new Map(read.map(([id, second]) => [id, second]));
+	let from = Infinity;
+	// Records no filter reaches were told of by the read itself.
+	const listing = listAll(context, { path, query, updated: { gte: since }, sortKey: 'updated_at', order: 'asc', onUnreadable: () => undefined });
+	for await (const page of listing) {
+		for (const record of page) {
+			const before = readIn.get(Number(record.id));
+			if (before !== undefined && wootricSeconds(record.updated_at) !== before) from = Math.min(from, before);
+		}
+	}
+	return from;
 }
 
 /**

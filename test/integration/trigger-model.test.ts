@@ -7,9 +7,9 @@ import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric
  * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h apart
  * (exactly 60 s and 300 s among them), records stored at any moment, in the second of a read too, stamped
  * up to a few seconds before they can be read, late imports with an older created_at, comments,
- * completions, tags, deletions and invalidations in any order, faults, restarts, and the n8n host's clock
- * off the service's by up to 30 s. The host's clock (Date) is the test's: it moves only when a schedule
- * says so. The oracle says, for every record, whether it must, may or must not be emitted, and every item
+ * completions, tags, deletions and invalidations in any order, changes while a poll pages, faults,
+ * restarts, and the n8n host's clock off the service's by up to 30 s. The host's clock (Date) is the
+ * test's: it moves only when a schedule says so. The oracle says, for every record, whether it must, may or must not be emitted, and every item
  * is checked against the record's history: nothing emitted twice, nothing lost, nothing else.
  */
 const SCHEDULES = Number(process.env.TRIGGER_MODEL_SCHEDULES ?? 1000);
@@ -43,6 +43,8 @@ interface Tracked {
 	storedAt: number;
 	/** Stored by an import with an older created_at. */
 	late: boolean;
+	/** The trigger's `complete` second of the record's endpoint when it was stored (undefined before the first poll). */
+	completeBefore?: number;
 	score: number;
 	textAtStore: boolean;
 	completeAtStore: boolean;
@@ -83,8 +85,6 @@ function parametersOf(settings: Settings): INodeParameters {
 	return { events: settings.events, filters: { categories: settings.categories, onlyWithComment: settings.onlyWithComment, includeExcluded: settings.includeExcluded }, options };
 }
 
-/** The node's margin (cursor.ts): a poll's window starts this long before the service's time of its last read. */
-const SETTLE_SECONDS = 10;
 /** "2026-11-23 04:48:53 -0800", the service's list form → UNIX seconds. */
 const secondsOf = (datetime: unknown) => Date.parse(String(datetime).replace(/^(\S+) (\S+) ([+-]\d\d)(\d\d)$/, '$1T$2$3:$4')) / 1000;
 const versionKey = (item: IDataObject) => JSON.stringify([item.updated_at, item.text, item.tags, item.completed, item.excluded_from_calculations]);
@@ -95,6 +95,8 @@ class World {
 	readonly emitted: Array<{ event: EventName; id: number; item: IDataObject; at: number }> = [];
 	/** Service times of the polls that succeeded. */
 	readonly polls: number[] = [];
+	/** The cursors' `complete` seconds after the last poll, by record kind. */
+	private completes: Partial<Record<Tracked['kind'], number>> = {};
 	private readonly user;
 
 	constructor(
@@ -135,6 +137,7 @@ class World {
 			created: createdAt,
 			storedAt: now,
 			late,
+			completeBefore: this.completes.response,
 			score,
 			textAtStore: text !== null,
 			completeAtStore: completed,
@@ -155,6 +158,7 @@ class World {
 			created: createdAt,
 			storedAt: now,
 			late,
+			completeBefore: this.completes.decline,
 			score: 0,
 			textAtStore: false,
 			completeAtStore: true,
@@ -165,8 +169,11 @@ class World {
 	}
 
 	/** A comment, a completion, a tag or an invalidation, stamped up to a few seconds back (never before the last change). */
-	changeSomeResponse(): void {
-		const responses = [...this.records.values()].filter((record) => record.kind === 'response' && !record.gone && this.fake.account.responses.has(record.id));
+	private changeable(): Tracked[] {
+		return [...this.records.values()].filter((record) => record.kind === 'response' && !record.gone && this.fake.account.responses.has(record.id));
+	}
+
+	changeSomeResponse(responses = this.changeable()): void {
 		if (responses.length === 0) return;
 		const record = this.random.pick(responses);
 		const stored = this.fake.account.responses.get(record.id)!;
@@ -212,8 +219,26 @@ class World {
 	}
 
 	/** Faults for the next poll's requests, as the transport already models them. */
+	/**
+	 * While the next poll pages through responses: a change to one on a page it has read, which moves it to
+	 * the end of the updated_at order and every response after its old place one back.
+	 */
+	changeWhileRead(): void {
+		let changed = false;
+		this.fake.arrivalHooks.push((request) => {
+			const page = Number(request.query.page);
+			const from = Number((request.query.updated as { gte?: string } | undefined)?.gte);
+			if (changed || request.path !== '/v1/responses' || !(page >= 2) || !Number.isFinite(from)) return;
+			changed = true;
+			const inOrder = [...this.fake.account.responses.values()].filter((response) => response.updatedAt >= from).sort((a, b) => a.updatedAt - b.updatedAt || a.id - b.id);
+			const readAlready = new Set(inOrder.slice(0, (page - 1) * 50).map((response) => response.id));
+			this.changeSomeResponse(this.changeable().filter((record) => readAlready.has(record.id)));
+		});
+	}
+
 	injectFaults(): void {
 		const { random, fake } = this;
+		if (random.chance(0.3)) this.changeWhileRead();
 		if (random.chance(0.15)) {
 			fake.faults.inject({ method: 'GET', path: /^\/v1\/(responses|declines)$/, when: (request) => request.query.page === String(random.int(1, 3)), times: random.int(1, 5), fault: random.pick(FAULTS) });
 		}
@@ -226,8 +251,11 @@ class World {
 		const at = this.now();
 		const run = await session.poll();
 		this.fake.faults.clear();
+		this.fake.arrivalHooks.length = 0;
 		if (run.error) return;
 		this.polls.push(at);
+		const completeOf = (stream: string) => (session.staticData[stream] as { complete?: number } | undefined)?.complete;
+		this.completes = { response: completeOf('responses'), decline: completeOf('declines') };
 		for (const item of run.items) {
 			if (item.event === 'warning') throw new Error(`unexpected warning item: ${JSON.stringify(item)}`);
 			this.emitted.push({ event: item.event as EventName, id: Number(item.id), item, at });
@@ -281,9 +309,8 @@ function judge(world: World, from: number): string[] {
 		const updates = emissions.filter((entry) => entry.event === 'responseUpdated');
 		const versions = updates.map((entry) => versionKey(entry.item));
 		if (new Set(versions).size !== versions.length) failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
-		// A late import in reach of New Response, surely older than the poll window it arrived in, arrived: it did not change.
-		const lastPoll = world.polls[record.versions[0].pollsBefore - 1] ?? from;
-		const arrived = record.late && inReach && record.created <= Math.max(from - 1, lastPoll - SETTLE_SECONDS);
+		// A late import in reach of New Response, older than the window it arrived in, arrived: it did not change.
+		const arrived = record.late && inReach && record.completeBefore !== undefined && record.created <= record.completeBefore;
 		for (const entry of updates) {
 			if (entry.item.updated_at === entry.item.created_at) failures.push(`${key} emitted as a change without one`);
 			if (arrived && secondsOf(entry.item.updated_at) === record.versions[0].stamp) failures.push(`${key} emitted its late arrival as a change`);

@@ -1,5 +1,5 @@
 export { wootricRequest, type WootricContext } from './request';
-export { listAll, type ListRequest, type TimeField, type TimeRange, type UnreadableRecords } from './paging';
+export { listAll, PER_PAGE, type ListRequest, type TimeField, type TimeRange, type UnreadableRecords } from './paging';
 export { flattenParams, type ParamHash } from './encoding';
 export { wootricSeconds } from './datetime';
 export { parseSerializedProperties } from './properties';
