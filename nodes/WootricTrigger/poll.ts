@@ -129,7 +129,8 @@ async function readStream(context: IPollFunctions, stream: Stream, cursor: Strea
 	// Invalidated responses too: one invalidated while the poll paged left the list like a deleted one.
 	const everyRecord = { path, query: eventQuery(newEvent, { ...settings.filter, includeExcluded: true }) };
 	const movedFrom = read.length >= PER_PAGE ? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS) : Infinity;
-	if (waitSeconds !== undefined) await emitTimedOut(context, listing, waiting, now() - waitSeconds, emitNew);
+	// With Wait Until Complete turned off since, what it held is due now.
+	await emitTimedOut(context, listing, waiting, waitSeconds === undefined ? Infinity : now() - waitSeconds, emitNew);
 	const progress: PollProgress = { answeredAt: now(), read, readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1), waiting: [...waiting], told };
 	return { found, unreadable, cursor: advanceCursor(cursor, progress) };
 }

@@ -1,8 +1,8 @@
 import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { TriggerSession } from '../support/wootric';
 
-/** A trigger activated under 0.1 kept one cursor per event, `{ since, seen }`: 0.2 carries them over. */
-describe('Wootric Trigger: upgrading from the cursors of 0.1', () => {
+/** What a trigger kept when its settings or the package change: 0.1's cursors, responses held for Wait Until Complete. */
+describe('Wootric Trigger: static data kept across changes', () => {
 	let fake: FakeWootric;
 
 	beforeEach(async () => (fake = await startFakeWootric()));
@@ -27,5 +27,21 @@ describe('Wootric Trigger: upgrading from the cursors of 0.1', () => {
 		expect(poll.items.map((item) => [item.event, item.id])).toEqual([...unread.map((response) => ['response', response.id]), ['decline', decline.id]]);
 		expect(next.result).toBeNull();
 		expect(Object.keys(session.staticData).sort()).toEqual(['declines', 'responses']);
+	});
+
+	it('emits, as they are, the responses Wait Until Complete held once the option is turned off', async () => {
+		const user = createEndUser(fake.account, fake.store, 'ada@example.com');
+		const waiting = new TriggerSession(fake, { events: ['response'], options: { waitUntilComplete: true } });
+		await waiting.poll();
+		const held = addResponse(fake.account, fake.store, { endUserId: user.id, score: 2, completed: false, createdAt: fake.clock.now() });
+		fake.clock.advance(30);
+		const first = await waiting.poll();
+
+		const turnedOff = new TriggerSession(fake, { events: ['response'] }, waiting.staticData);
+		const next = await turnedOff.poll();
+
+		expect(first.result).toBeNull();
+		expect(next.items).toEqual([expect.objectContaining({ id: held.id, completed: false })]);
+		expect((turnedOff.staticData.responses as { waiting?: unknown }).waiting).toBeUndefined();
 	});
 });
