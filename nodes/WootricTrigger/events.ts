@@ -13,10 +13,10 @@ export const STREAMS: Record<Stream, { path: string; newEvent: EventName; events
 };
 
 /** The endpoint each event reads, and the time its newest record is found by ("Fetch Test Event"). */
-export const EVENTS: Record<EventName, { stream: Stream; path: string; field: TimeField }> = {
-	response: { stream: 'responses', path: '/v1/responses', field: 'created' },
-	responseUpdated: { stream: 'responses', path: '/v1/responses', field: 'updated' },
-	decline: { stream: 'declines', path: '/v1/declines', field: 'created' },
+export const EVENTS: Record<EventName, { stream: Stream; field: TimeField }> = {
+	response: { stream: 'responses', field: 'created' },
+	responseUpdated: { stream: 'responses', field: 'updated' },
+	decline: { stream: 'declines', field: 'created' },
 };
 
 /** Which responses the trigger emits; declines have no score, so only the event choice applies to them. */

@@ -219,7 +219,8 @@ function warningItem({ message, path, created, updated, read }: UnreadableRecord
 async function sample(context: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
 	let found: Found[] = [];
 	for (const event of settings.events) {
-		const { path, field } = EVENTS[event];
+		const { stream, field } = EVENTS[event];
+		const { path } = STREAMS[stream];
 		const matches = (record: IDataObject) => (event !== 'responseUpdated' || changedSinceCreated(record)) && matchesFilter(event, record, settings.filter);
 		const pages = listAll(context, { path, query: eventQuery(event, settings.filter), sortKey: `${field}_at`, order: 'desc', limit: SAMPLE_RECORDS });
 		for await (const page of pages) {
