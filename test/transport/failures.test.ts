@@ -1,7 +1,7 @@
 import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { WootricSignInError } from '../../credentials/WootricApi.credentials';
+import { WootricSignInError } from '../../nodes/Wootric/transport/signIn';
 import { describeFailure } from '../../nodes/Wootric/transport/failures';
 
 const node: INode = { id: '1', name: 'Wootric', type: 'n8n-nodes-wootric.wootric', typeVersion: 1, position: [0, 0], parameters: {} };

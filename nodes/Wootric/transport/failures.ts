@@ -1,7 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { networkProblem, SIGN_IN_CONTEXT } from '../../../credentials/WootricApi.credentials';
+import { networkProblem, SIGN_IN_CONTEXT } from './signIn';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
 export interface RequestFailure {

@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { wootricBaseUrl } from '../../../credentials/WootricApi.credentials';
+import { wootricBaseUrl } from './signIn';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
 import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, serviceSecondsOf, type RateLimitGate } from './rate-limits';
