@@ -79,22 +79,14 @@ export async function testCredential(options: TestCredentialOptions): Promise<Cr
 	return { ...result, credentialsHelper, credentialId };
 }
 
-async function runCredentialTest(
-	credentialsHelper: InMemoryCredentialsHelper,
-	credentialType: string,
-	credentialId: string,
-	test: ICredentialTestRequest | undefined,
-): Promise<INodeCredentialTestResult> {
-	if (!test) return { status: 'Error', message: NO_TEST_MESSAGE };
+/**
+ * What n8n prepares before it sends a credential's test request: the credential's data with defaults and
+ * expressions applied in 'internal' mode, and a one-node workflow holding the node type that sends it.
+ */
+async function prepareCredentialTest(credentialsHelper: InMemoryCredentialsHelper, credentialType: string, credentialId: string, test: ICredentialTestRequest) {
 	const nodeCredentials = { id: credentialId, name: credentialNameFor(credentialType) };
 	const additionalData = buildAdditionalData({ credentialsHelper });
-
-	let data: ICredentialDataDecryptedObject;
-	try {
-		data = await credentialsHelper.getDecrypted(additionalData, nodeCredentials, credentialType, 'internal');
-	} catch (error) {
-		return { status: 'Error', message: String((error as Error).message) };
-	}
+	const data = await credentialsHelper.getDecrypted(additionalData, nodeCredentials, credentialType, 'internal');
 	const credentialsDecrypted: ICredentialsDecrypted = { ...nodeCredentials, type: credentialType, data };
 
 	const nodeType = credentialTestNodeType(credentialType, test);
@@ -113,6 +105,38 @@ async function runCredentialTest(
 		active: false,
 		nodeTypes: new NodeTypeRegistry({ [node.type]: { type: nodeType, sourcePath: '' } }),
 	});
+	return { additionalData, credentialsDecrypted, nodeType, node, workflow };
+}
+
+/**
+ * The host the Test button sends the credential's test request to: the request's `baseURL` evaluated as
+ * RoutingNode does, by n8n's expression engine with `$credentials` the credential's data as n8n prepares it.
+ */
+export async function credentialTestBaseUrl(options: TestCredentialOptions): Promise<unknown> {
+	const credentialType = options.credentialType ?? 'wootricApi';
+	const loadedPackage = await loadPackage(options.packageDir);
+	const credentialsHelper = options.credentialsHelper ?? new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
+	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
+	const test = loadedPackage.credentialTypeRegistry.getByName(credentialType).test;
+	if (!test) throw new Error(`${credentialType} has no test request`);
+	const { credentialsDecrypted, node, workflow } = await prepareCredentialTest(credentialsHelper, credentialType, credentialId, test);
+	return workflow.expression.getParameterValue(test.request.baseURL, null, 0, 0, node.name, [], 'internal', { $credentials: credentialsDecrypted.data });
+}
+
+async function runCredentialTest(
+	credentialsHelper: InMemoryCredentialsHelper,
+	credentialType: string,
+	credentialId: string,
+	test: ICredentialTestRequest | undefined,
+): Promise<INodeCredentialTestResult> {
+	if (!test) return { status: 'Error', message: NO_TEST_MESSAGE };
+	let prepared: Awaited<ReturnType<typeof prepareCredentialTest>>;
+	try {
+		prepared = await prepareCredentialTest(credentialsHelper, credentialType, credentialId, test);
+	} catch (error) {
+		return { status: 'Error', message: String((error as Error).message) };
+	}
+	const { additionalData, credentialsDecrypted, nodeType, node, workflow } = prepared;
 	const inputData = { [NodeConnectionTypes.Main]: [[{ json: {} }]] };
 	const context = new ExecuteContext(
 		workflow,

@@ -7,7 +7,7 @@ export { runNode } from './run-node';
 export type { BinaryInput, InputItem, NodeRun, RunNodeOptions } from './run-node';
 export { replaceContents, runPoll } from './run-poll';
 export type { PollRun, RunPollOptions } from './run-poll';
-export { testCredential } from './credential-test';
+export { credentialTestBaseUrl, testCredential } from './credential-test';
 export type { CredentialTestRun, TestCredentialOptions } from './credential-test';
 export { clearOriginMap, mapOrigins } from './origin-map';
 export { runLoadOptions } from './load-options';
