@@ -1,6 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { npsCategory, wootricSeconds, type NpsCategory, type ParamHash, type TimeField } from '../Wootric/transport';
+import { npsCategory, type NpsCategory } from '../Wootric/helpers/records';
+import { wootricSeconds, type ParamHash, type TimeField } from '../Wootric/transport';
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
 

@@ -2,7 +2,8 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
-import { isNotFound, listAll, PER_PAGE, simplifyRecord, wootricRequest, wootricSeconds, type ListRequest, type NpsCategory, type UnreadableRecords } from '../Wootric/transport';
+import { simplifyRecord, type NpsCategory } from '../Wootric/helpers/records';
+import { isNotFound, listAll, PER_PAGE, wootricRequest, wootricSeconds, type ListRequest, type UnreadableRecords } from '../Wootric/transport';
 import { advanceCursor, isStreamCursor, newFrom, SETTLE_SECONDS, sightingsOf, startCursor, toldKey, type PollProgress, type ReadRecord, type StreamCursor } from './cursor';
 import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, STREAMS, versionOf, type EventName, type ResponseFilter, type Stream } from './events';
 

@@ -1,6 +1,7 @@
-import { normalizeDatetimes, parseWootricDatetime, wootricSeconds } from '../../nodes/Wootric/transport/datetime';
-import { parseSerializedProperties } from '../../nodes/Wootric/transport/properties';
-import { endpointKey } from '../../nodes/Wootric/transport/rate-limits';
+import { parseSerializedProperties } from '../../nodes/Wootric/helpers/properties';
+import { normalizeDatetimes } from '../../nodes/Wootric/helpers/records';
+import { parseWootricDatetime, wootricSeconds } from '../../nodes/Wootric/transport/datetime';
+import { endpointKey } from '../../nodes/Wootric/transport/rateLimits';
 
 describe('the service’s datetime forms', () => {
 	it.each([

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
-import { simplifyRecord } from '../transport';
+import { simplifyRecord } from './records';
 import { itemParameter } from './parameters';
 
 /** The item for a success the API answers with an empty body (202, 204): what was done, to which record. */

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { listAll, type ListRequest, simplifyRecord, type TimeRange, type UnreadableRecords } from '../transport';
+import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
+import { simplifyRecord } from './records';
 import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
 import { idParameter } from './validation';
 import { itemParameter } from './parameters';

@@ -20,20 +20,3 @@ export function wootricSeconds(text: unknown): number | undefined {
 	const milliseconds = parseWootricDatetime(text);
 	return milliseconds === undefined ? undefined : Math.floor(milliseconds / 1000);
 }
-
-const DATETIME_FIELDS = new Set(['created_at', 'updated_at', 'last_surveyed', 'last_seen_at']);
-
-/** A copy with every datetime field, at any depth, in ISO 8601 UTC (`2016-12-16T17:05:00.000Z`). */
-export function normalizeDatetimes<T>(value: T): T {
-	if (Array.isArray(value)) return value.map((entry) => normalizeDatetimes(entry)) as T;
-	if (value === null || typeof value !== 'object') return value;
-	return Object.fromEntries(
-		Object.entries(value).map(([key, entry]) => {
-			if (DATETIME_FIELDS.has(key) && typeof entry === 'string') {
-				const milliseconds = parseWootricDatetime(entry);
-				return [key, milliseconds === undefined ? entry : new Date(milliseconds).toISOString()];
-			}
-			return [key, normalizeDatetimes(entry)];
-		}),
-	) as T;
-}

@@ -2,6 +2,4 @@ export { wootricRequest, type WootricContext } from './request';
 export { listAll, PER_PAGE, type ListRequest, type TimeField, type TimeRange, type UnreadableRecords } from './paging';
 export { flattenParams, type ParamHash } from './encoding';
 export { wootricSeconds } from './datetime';
-export { parseSerializedProperties } from './properties';
-export { npsCategory, simplifyRecord, type NpsCategory } from './records';
 export { isNotFound } from './failures';

@@ -11,7 +11,7 @@ import { sleep } from 'n8n-workflow';
 import { wootricBaseUrl } from './signIn';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, serviceSecondsOf, type RateLimitGate } from './rate-limits';
+import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 

@@ -3,7 +3,8 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { endUserIdField, propertiesFields, readProperties } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
 import { emailValue, idParameter, invalid, phoneValue, unixSeconds } from '../../helpers/validation';
-import { parseSerializedProperties, type ParamHash } from '../../transport';
+import { parseSerializedProperties } from '../../helpers/properties';
+import type { ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
 
 // The fields and readers the End User operations share.

@@ -3,7 +3,9 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { filtersCollection, optionsCollection, readLimit, readTimeFilters, returnAllFields, simplifyOption } from '../../helpers/fields';
 import { collectRecords } from '../../helpers/surveyRecords';
 import { booleanValue, emailValue } from '../../helpers/validation';
-import { parseSerializedProperties, simplifyRecord, type ParamHash } from '../../transport';
+import { parseSerializedProperties } from '../../helpers/properties';
+import { simplifyRecord } from '../../helpers/records';
+import type { ParamHash } from '../../transport';
 import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 

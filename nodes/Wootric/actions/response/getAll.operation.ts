@@ -4,7 +4,7 @@ import { filtersCollection, returnAllFields } from '../../helpers/fields';
 import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
-import { npsCategory } from '../../transport';
+import { npsCategory } from '../../helpers/records';
 import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
