@@ -5,12 +5,13 @@ import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } fro
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import { replaceContents, REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
 
-/**
- * The built node's list reading setting, from the files the harness runs (dist/): how many pages of a list
- * may be on their way at once. Request bounds are read from it; the bench varies it.
- */
+/** The built transport's defaults (dist/, the files the harness runs). Loads nothing else, so useFastRetries can still replace them. */
+const DEFAULTS_MODULE = path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/defaults');
+type Defaults = typeof import('../../nodes/Wootric/transport/defaults');
+
+/** How the built node reads lists: how many pages of a list may be on their way at once. Request bounds are read from it. */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const listReading = (require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging')) as typeof import('../../nodes/Wootric/transport/paging')).listReading;
+export const listReading = Object.freeze({ pagesInFlight: (require(DEFAULTS_MODULE) as Defaults).DEFAULT_PAGES_IN_FLIGHT });
 
 /** At most this many requests read N records of a list: ceil(N/50) + ceil(N/1500) + the pages in flight (those asked for ahead of the end). */
 export const listRequestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + listReading.pagesInFlight;
@@ -131,14 +132,15 @@ export class TriggerSession {
 
 /**
  * Shortens the transport's retry backoff and request timeout in the built node the harness loads, so
- * suites that inject hundreds of faults stay fast. The policy is the same; only its waits shrink.
+ * suites that inject hundreds of faults stay fast. The policy is the same; only its waits shrink. Jest's
+ * module registry (one per test file) hands the transport a defaults module whose retry policy has them:
+ * call this before the first run of the file loads the node.
  */
 export function useFastRetries(backoffMs = 2, timeoutMs = 1000): void {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { RETRY } = require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/request')) as { RETRY: { firstBackoffMs: number; timeoutMs: number } };
-	const saved = { ...RETRY };
-	beforeAll(() => Object.assign(RETRY, { firstBackoffMs: backoffMs, timeoutMs }));
-	afterAll(() => Object.assign(RETRY, saved));
+	jest.doMock(DEFAULTS_MODULE, () => {
+		const defaults = jest.requireActual<Defaults>(DEFAULTS_MODULE);
+		return { ...defaults, DEFAULT_RETRY_POLICY: Object.freeze({ ...defaults.DEFAULT_RETRY_POLICY, firstBackoffMs: backoffMs, timeoutMs }) };
+	});
 }
 
 /** A small seeded generator (mulberry32), so a failing randomized schedule can be replayed by its seed. */

@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { wootricSeconds } from './datetime';
 import type { ParamHash } from './encoding';
+import { DEFAULT_PAGES_IN_FLIGHT, type RetryPolicy } from './defaults';
 import { canSendAhead, wootricRequest, type WootricContext } from './request';
 
 export const PER_PAGE = 50;
@@ -66,10 +67,19 @@ export interface ListRequest {
 	onServiceTime?: (unixSeconds: number) => void;
 }
 
+/** What a caller may set of how a list is read; unset, the defaults (defaults.ts). */
+export interface ListOptions {
+	/** How many pages of the list may be on their way at once. */
+	pagesInFlight?: number;
+	/** How each page's request is retried. */
+	retry?: RetryPolicy;
+}
+
 /** One listing's progress, shared by the windows it reads. */
 interface Listing {
 	context: WootricContext;
 	request: ListRequest;
+	options: ListOptions;
 	/** Ids already yielded: windows overlap at their edge second. */
 	seen: Set<unknown>;
 	remaining: number;
@@ -129,13 +139,6 @@ function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 }
 
 /**
- * How many pages of one list may be on their way at once. Over a real network a page costs a round trip
- * and, on n8n's request path, a new connection; pages asked for together cost about one (README,
- * Performance: the curve this value was chosen from). The bench sets it to draw that curve.
- */
-export const listReading = { pagesInFlight: 4 };
-
-/**
  * The pages of one query in order, from `firstPage` up to page 30. `mayAskAhead(ahead)` says whether
  * another page can go out while the one being read and `ahead` more are on their way. A page asked for
  * ahead is sent once: if it fails it is asked for again the usual way, with retries. Those still on their
@@ -177,7 +180,7 @@ async function* windowPages(
  */
 async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options: WindowOptions = {}): AsyncGenerator<IDataObject[], WindowRead> {
 	const { firstPage = 1, until, readAhead = true } = options;
-	const { context, request } = listing;
+	const { context, request, options: listOptions } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
 		await wootricRequest(context, {
 			method: 'GET',
@@ -195,8 +198,8 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options
 			itemIndex: request.itemIndex,
 			once,
 			onServiceTime: request.onServiceTime,
-		});
-	// Pages ahead: as many more as full pages were read so far, up to listReading.pagesInFlight (so a short
+		}, { retry: listOptions.retry });
+	// Pages ahead: as many more as full pages were read so far, up to the pages in flight (so a short
 	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on their
 	// way cannot reach the limit, and the rate limit leaves room for one more. The count restarts after a
 	// second holding a whole window (walk): the window past it may well be empty, so its page 1 goes alone
@@ -204,7 +207,7 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options
 	// goes on. The other end of a large second reads no page ahead (readSecond).
 	const mayAskAhead = (ahead: number) =>
 		readAhead &&
-		ahead + 1 < Math.min(listReading.pagesInFlight, 1 + listing.fullPagesRead) &&
+		ahead + 1 < Math.min(listOptions.pagesInFlight ?? DEFAULT_PAGES_IN_FLIGHT, 1 + listing.fullPagesRead) &&
 		listing.remaining > PER_PAGE * (ahead + 1) &&
 		canSendAhead(context, 'GET', request.path);
 	const timeKey = sort.field && `${sort.field}_at`;
@@ -353,10 +356,10 @@ function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined 
  * Whether the list holds more than `count` records: read by created_at, which reaches any number, until
  * one more shows. Records that no filter reaches count as more, as there may be.
  */
-async function holdsMoreThan(context: WootricContext, request: ListRequest, count: number): Promise<boolean> {
+async function holdsMoreThan(context: WootricContext, request: ListRequest, count: number, options: ListOptions): Promise<boolean> {
 	let read = 0;
 	let unreadable = false;
-	const byCreated = listAll(context, { ...request, sortKey: 'created_at', order: 'asc', limit: count + 1, onUnreadable: () => (unreadable = true) });
+	const byCreated = listAll(context, { ...request, sortKey: 'created_at', order: 'asc', limit: count + 1, onUnreadable: () => (unreadable = true) }, options);
 	for await (const records of byCreated) read += records.length;
 	return read > count || unreadable;
 }
@@ -389,9 +392,9 @@ async function holdsMoreThan(context: WootricContext, request: ListRequest, coun
  * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is checked by
  * counting the list by created_at up to 1,501, and more records than it holds are an error.
  */
-export async function* listAll(context: WootricContext, request: ListRequest): AsyncGenerator<IDataObject[]> {
+export async function* listAll(context: WootricContext, request: ListRequest, options: ListOptions = {}): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
-	const listing: Listing = { context, request, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null, fullPagesRead: 0 };
+	const listing: Listing = { context, request, options, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null, fullPagesRead: 0 };
 	const ranges: Ranges = { created: request.created, updated: request.updated };
 	const field = timeFieldOf(request.sortKey);
 	if (field) {
@@ -399,7 +402,7 @@ export async function* listAll(context: WootricContext, request: ListRequest): A
 		return;
 	}
 	const window = yield* readWindow(listing, ranges, { key: request.sortKey!, order });
-	if (window.full && (await holdsMoreThan(context, request, window.ids.length))) {
+	if (window.full && (await holdsMoreThan(context, request, window.ids.length, options))) {
 		throw new NodeOperationError(
 			context.getNode(),
 			`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at or updated_at to read more`,

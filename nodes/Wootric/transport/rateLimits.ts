@@ -65,7 +65,7 @@ export class RateLimitGate {
 
 	observe(endpoint: string, headers: Record<string, string>): void {
 		const state = this.stateOf(endpoint);
-		const resetAt = resetTimeOf(headers);
+		const resetAt = resetTimeOf(headers, Date.now());
 		const remaining = Number(headers['x-rate-limit-remaining'] ?? NaN);
 		if (remaining === 0 && resetAt !== undefined) state.blockedUntil = resetAt;
 		if (!Number.isFinite(remaining)) return;
@@ -101,15 +101,15 @@ export function serviceSecondsOf(headers: Record<string, string>): number | unde
 }
 
 /**
- * Milliseconds since the epoch (this machine's clock) when the limit resets. X-Rate-Limit-Reset is on the
- * service's clock: measured from its Date header where it sent one, so a clock that is off here waits
- * neither too long nor too little; a little slack covers the Date header's whole seconds.
+ * Milliseconds since the epoch (this machine's clock, which reads `now`) when the limit resets.
+ * X-Rate-Limit-Reset is on the service's clock: measured from its Date header where it sent one, so a clock
+ * that is off here waits neither too long nor too little; a little slack covers the Date header's whole seconds.
  */
-export function resetTimeOf(headers: Record<string, string>): number | undefined {
+export function resetTimeOf(headers: Record<string, string>, now: number): number | undefined {
 	const reset = Number(headers['x-rate-limit-reset']);
 	if (!Number.isFinite(reset) || reset <= 0) return undefined;
 	const answeredAt = serviceSecondsOf(headers);
-	return (answeredAt === undefined ? reset * 1000 : Date.now() + (reset - answeredAt) * 1000) + 250;
+	return (answeredAt === undefined ? reset * 1000 : now + (reset - answeredAt) * 1000) + 250;
 }
 
 const gates = new WeakMap<object, RateLimitGate>();

@@ -11,7 +11,9 @@ import { sleep } from 'n8n-workflow';
 import { wootricBaseUrl } from './signIn';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, resetTimeOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './defaults';
+import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
+import { nextStep, NO_FAILURES } from './retries';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
@@ -36,26 +38,49 @@ export interface WootricRequest {
 	onServiceTime?: (unixSeconds: number) => void;
 }
 
-/** Retries of a request that failed in a way that did not change anything (GET, PUT, DELETE only). */
-export const RETRY = { attempts: 4, firstBackoffMs: 500, timeoutMs: 60_000 };
-/** 429s are safe to repeat for every method: the service did not act on the request. */
-const MAX_RATE_LIMITED_ATTEMPTS = 6;
+/** What a caller may set of how a request is sent; unset, the defaults (defaults.ts). */
+export interface RequestOptions {
+	retry?: RetryPolicy;
+}
 
 /**
  * One request to the Wootric API with the credential's token (n8n renews it on a 401), in the service's
- * bracket encoding. Waits out rate limits, retries transient failures where repeating is safe, and turns
- * failures into NodeApiErrors that name the status, the service's message and what to do.
+ * bracket encoding. Waits out rate limits, retries transient failures where repeating is safe (nextStep),
+ * and turns failures into NodeApiErrors that name the status, the service's message and what to do.
  * Resolves to the parsed JSON body, or undefined for an empty one (202, 204).
  */
-export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest): Promise<T> {
+export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest, options: RequestOptions = {}): Promise<T> {
 	const endpoint = endpointKey(request.method, request.path);
 	const gate = rateLimitGateOf(context);
+	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
 	// Counted from the call on, so a page asked for ahead right after sees this one as on its way.
-	return await gate.sending(endpoint, async () => await sendWithRetries<T>(context, request, endpoint, gate));
+	return await gate.sending(endpoint, async () => await sendWithRetries<T>(context, request, endpoint, gate, policy));
 }
 
-async function sendWithRetries<T>(context: WootricContext, request: WootricRequest, endpoint: string, gate: RateLimitGate): Promise<T> {
-	const baseUrl = await baseUrlOf(context);
+/**
+ * Tries the request until it succeeds or nextStep says to fail. Invariant: `failures` counts the tries that
+ * failed, by kind. Bound: nextStep retries each kind only up to its limit, so at most
+ * policy.attempts + policy.rateLimitedAttempts tries are made.
+ */
+async function sendWithRetries<T>(context: WootricContext, request: WootricRequest, endpoint: string, gate: RateLimitGate, policy: RetryPolicy): Promise<T> {
+	const httpOptions = httpOptionsOf(request, await baseUrlOf(context), policy.timeoutMs);
+	let failures = NO_FAILURES;
+	for (;;) {
+		await gate.waitFor(endpoint);
+		const sent = await sendOnce(context, request, endpoint, gate, httpOptions);
+		if (!('failure' in sent)) return sent.body as T;
+		const step = nextStep(sent.failure, failures, request, policy, Date.now());
+		if (step.kind === 'fail') {
+			const { method, path, subject, itemIndex } = request;
+			const failed = { method, path, subject, itemIndex, attempts: step.tries, notRetriedPost: step.notRetriedPost, rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS };
+			throw toNodeApiError(context.getNode(), failed, sent.failure);
+		}
+		failures = step.failures;
+		await sleep(step.afterMs);
+	}
+}
+
+function httpOptionsOf(request: WootricRequest, baseUrl: string, timeoutMs: number): IHttpRequestOptions {
 	const query = request.query ? encodeParams(request.query) : '';
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -63,7 +88,7 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 		returnFullResponse: true,
 		json: false,
 		encoding: 'text',
-		timeout: RETRY.timeoutMs,
+		timeout: timeoutMs,
 		headers: { accept: 'application/json' },
 	};
 	if (request.form) {
@@ -72,63 +97,30 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 	} else if (request.multipart) {
 		options.body = request.multipart;
 	}
-	let transientFailures = 0;
-	let rateLimited = 0;
-	let renewedForUpload = false;
-	for (;;) {
-		await gate.waitFor(endpoint);
-		let failure: RequestFailure;
-		try {
-			const response = (await context.helpers.httpRequestWithAuthentication.call(context, 'wootricApi', options)) as IN8nHttpFullResponse;
-			const headers = lowerCaseHeaders(response.headers);
-			gate.observe(endpoint, headers);
-			const body = parseJson(response.body);
-			if (body !== MALFORMED) {
-				const answeredAt = serviceSecondsOf(headers);
-				if (answeredAt !== undefined) request.onServiceTime?.(answeredAt);
-				return body as T;
-			}
-			failure = { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON };
-		} catch (error) {
-			failure = describeFailure(error);
-			gate.observe(endpoint, failure.headers);
-		}
+	return options;
+}
 
-		const attempts = transientFailures + rateLimited + Number(renewedForUpload) + 1;
-		const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
-		const failed = () =>
-			toNodeApiError(
-				context.getNode(),
-				{
-					method: request.method,
-					path: request.path,
-					subject: request.subject,
-					itemIndex: request.itemIndex,
-					attempts,
-					notRetriedPost: transient && request.method === 'POST',
-					rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
-				},
-				failure,
-			);
-		if (request.once) throw failed();
-		// n8n renews the token on a 401 but does not resend a multipart body; the upload was refused, not
-		// processed, so it is safe to send it once more with the new token.
-		if (failure.status === 401 && request.multipart && !failure.signIn && !renewedForUpload) {
-			renewedForUpload = true;
-			continue;
-		}
-		if (failure.status === 429 && ++rateLimited < MAX_RATE_LIMITED_ATTEMPTS) {
-			const wait = (resetTimeOf(failure.headers) ?? Date.now() + 60_000) - Date.now();
-			if (wait <= MAX_RATE_LIMIT_WAIT_SECONDS * 1000) {
-				await sleep(Math.max(wait, 0));
-				continue;
-			}
-		}
-		if (transient && request.method !== 'POST' && ++transientFailures < RETRY.attempts) {
-			await sleep(RETRY.firstBackoffMs * 2 ** (transientFailures - 1));
-			continue;
-		}
-		throw failed();
+/** One try: the parsed body, or what went wrong. Tells the gate what the answer said of the rate limit. */
+async function sendOnce(
+	context: WootricContext,
+	request: WootricRequest,
+	endpoint: string,
+	gate: RateLimitGate,
+	httpOptions: IHttpRequestOptions,
+): Promise<{ body: unknown } | { failure: RequestFailure }> {
+	try {
+		const response = (await context.helpers.httpRequestWithAuthentication.call(context, 'wootricApi', httpOptions)) as IN8nHttpFullResponse;
+		const headers = lowerCaseHeaders(response.headers);
+		gate.observe(endpoint, headers);
+		const body = parseJson(response.body);
+		if (body === MALFORMED) return { failure: { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON } };
+		const answeredAt = serviceSecondsOf(headers);
+		if (answeredAt !== undefined) request.onServiceTime?.(answeredAt);
+		return { body };
+	} catch (error) {
+		const failure = describeFailure(error);
+		gate.observe(endpoint, failure.headers);
+		return { failure };
 	}
 }
 
