@@ -10,7 +10,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/WootricTrigger/cursor';
 import { addDecline, addResponse, changeResponse, createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
-import { REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
+import { loadOptionsContext, REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
 import { recordShown } from '../harness/shown';
 import { listReading, listRequestBound, seededRandom, seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
@@ -223,29 +223,38 @@ interface CurvePoint {
 	refused: number;
 }
 
-/** Return All of N over `network` with 1, 2, 4 and 8 pages in flight, each the median of `repeats` runs. */
+/**
+ * Return All of N over `network` with 1, 2, 4 and 8 pages in flight, each the median of `repeats` runs: the
+ * built transport's listAll, each run on a new context of the kind n8n gives a node's dropdown method (n8n's
+ * real request path, a rate-limit gate of its own, as each execution has), with one stored credential.
+ */
 async function readAheadCurve(records: number, repeats: number, network: Network, floorMs: number): Promise<CurvePoint[]> {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	const { listAll } = require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging')) as typeof import('../../nodes/Wootric/transport/paging');
 	return await withFake(async (fake) => {
 		seedResponses(fake, records);
-		const wootric = wootricNode(fake);
-		const chosen = listReading.pagesInFlight;
+		const credential = new StoredCredential(fake);
+		const returnAll = async (pagesInFlight: number) => {
+			const opened = await loadOptionsContext({ nodeType: 'wootric', ...credential.options }, 'parameters.readAheadCurve');
+			credential.keep(opened);
+			return await time(() =>
+				counting(fake, async () => {
+					let read = 0;
+					for await (const page of listAll(opened.context, { path: '/v1/responses', order: 'asc' }, { pagesInFlight })) read += page.length;
+					if (read !== records) throw new Error(`Return All read ${read} of ${records} responses`);
+				}),
+			);
+		};
+		await returnAll(listReading.pagesInFlight);
 		const points: CurvePoint[] = [];
-		try {
-			await wootric({ resource: 'response', operation: 'getAll', scope: 'all', returnAll: true, options: { order: 'asc' } });
-			for (const pagesInFlight of [1, 2, 4, 8]) {
-				listReading.pagesInFlight = pagesInFlight;
-				fake.mostAtOnce = 0;
-				const from = fake.requests.length;
-				const runs = [];
-				for (let run = 0; run < repeats; run++) {
-					runs.push(await time(() => wootric({ resource: 'response', operation: 'getAll', scope: 'all', returnAll: true, options: { order: 'asc' } })));
-				}
-				const nodeMs = median(runs.map((run) => run.result.stepMs!));
-				const refused = fake.requests.slice(from).filter((request) => request.status === 429).length;
-				points.push({ pagesInFlight, nodeMs, requests: runs[0].result.requests, overFloor: nodeMs / floorMs, mostAtOnce: fake.mostAtOnce, refused });
-			}
-		} finally {
-			listReading.pagesInFlight = chosen;
+		for (const pagesInFlight of [1, 2, 4, 8]) {
+			fake.mostAtOnce = 0;
+			const from = fake.requests.length;
+			const runs = [];
+			for (let run = 0; run < repeats; run++) runs.push(await returnAll(pagesInFlight));
+			const nodeMs = median(runs.map((run) => run.ms));
+			const refused = fake.requests.slice(from).filter((request) => request.status === 429).length;
+			points.push({ pagesInFlight, nodeMs, requests: runs[0].result.requests, overFloor: nodeMs / floorMs, mostAtOnce: fake.mostAtOnce, refused });
 		}
 		return points;
 	}, network);
@@ -255,7 +264,7 @@ function curveTable(records: number, network: Network, floorMs: number, points: 
 	const lines = [
 		`Return All responses, N = ${formatCount(records)}${networkLabel(network)}; sequential keep-alive floor ${formatMs(floorMs)}; the node reads with ${listReading.pagesInFlight}:`,
 		'',
-		'| Pages in flight | Node | × floor | Requests | Most at once at the fake | Answered 429 |',
+		'| Pages in flight | listAll | × floor | Requests | Most at once at the fake | Answered 429 |',
 		'|---|---|---|---|---|---|',
 		...points.map(
 			(point) =>

@@ -10,6 +10,6 @@ export type { PollRun, RunPollOptions } from './run-poll';
 export { credentialTestBaseUrl, testCredential } from './credential-test';
 export type { CredentialTestRun, TestCredentialOptions } from './credential-test';
 export { clearOriginMap, mapOrigins } from './origin-map';
-export { runLoadOptions } from './load-options';
+export { loadOptionsContext, runLoadOptions } from './load-options';
 export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';
 export { shownToUsers } from './shown';

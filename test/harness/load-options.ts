@@ -42,21 +42,29 @@ const EDITOR_REQUEST_NODE_NAME = 'Temp-Node';
  * (mode 'internal', credentials read without an execution). A failure rejects, as the request fails.
  */
 export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<LoadOptionsRun> {
-	const currentParameters = options.currentParameters ?? {};
-	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest({ ...options, parameters: currentParameters });
-	node.name = EDITOR_REQUEST_NODE_NAME;
-
+	const { context, nodeTypes, credentialsHelper, credentialId } = await loadOptionsContext(options, `parameters.${options.parameterPath ?? options.method}`);
+	const node = context.getNode();
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const method = nodeType.methods?.loadOptions?.[options.method] as ((this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>) | undefined;
 	if (typeof method !== 'function') {
 		throw new UnexpectedError('Node type does not have method defined', { tags: { nodeType: node.type }, extra: { methodName: options.method } });
 	}
 
-	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
-	const additionalData = buildAdditionalData({ credentialsHelper });
-	additionalData.currentNodeParameters = currentParameters;
-	const context = new LoadOptionsContext(workflow, node, additionalData, `parameters.${options.parameterPath ?? options.method}`);
 	const dropdown = await method.call(context);
 	recordShown(dropdown);
 	return { options: dropdown, credentialsHelper, credentialId };
+}
+
+/**
+ * The `this` n8n gives a node's loadOptions method for the editor's request (see runLoadOptions), for the
+ * dropdown at `path`: also a real n8n context to call the node's transport with outside a workflow run.
+ */
+export async function loadOptionsContext(options: Omit<NodeUnderTestOptions, 'parameters'> & { currentParameters?: INodeParameters }, path: string) {
+	const currentParameters = options.currentParameters ?? {};
+	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest({ ...options, parameters: currentParameters });
+	node.name = EDITOR_REQUEST_NODE_NAME;
+	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
+	const additionalData = buildAdditionalData({ credentialsHelper });
+	additionalData.currentNodeParameters = currentParameters;
+	return { context: new LoadOptionsContext(workflow, node, additionalData, path), nodeTypes, credentialsHelper, credentialId };
 }
