@@ -2,8 +2,8 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { wootricSeconds } from './datetime';
-import type { ParamHash } from './encoding';
 import { DEFAULT_PAGES_IN_FLIGHT, type RetryPolicy } from './defaults';
+import type { ParamHash } from './encoding';
 import { canSendAhead, wootricRequest, type WootricContext } from './request';
 
 export const PER_PAGE = 50;

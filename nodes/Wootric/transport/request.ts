@@ -8,12 +8,12 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { wootricBaseUrl } from './signIn';
+import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './defaults';
 import { encodeParams, type ParamHash } from './encoding';
 import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './defaults';
 import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
 import { nextStep, NO_FAILURES } from './retries';
+import { wootricBaseUrl } from './signIn';
 
 export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFunctions;
 
