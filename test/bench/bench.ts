@@ -245,6 +245,7 @@ async function readAheadCurve(records: number, repeats: number, network: Network
 				}),
 			);
 		};
+		// Not measured: it signs in, loads the code and warms the JIT.
 		await returnAll(listReading.pagesInFlight);
 		const points: CurvePoint[] = [];
 		for (const pagesInFlight of [1, 2, 4, 8]) {
