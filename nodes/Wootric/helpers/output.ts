@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { simplifyRecord } from '../transport';
-import { itemParameter } from './parameters';
 
 /** The item for a success the API answers with an empty body (202, 204): what was done, to which record. */
 export function successRecord(fields: IDataObject): IDataObject {
@@ -18,6 +17,6 @@ export function simplifyIfChosen(
 	record: IDataObject,
 	collection: 'options' | 'additionalFields' = 'options',
 ): IDataObject {
-	const chosen = itemParameter(context, collection, itemIndex, {}) as IDataObject;
+	const chosen = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	return chosen.simplify ? simplifyRecord(record) : record;
 }

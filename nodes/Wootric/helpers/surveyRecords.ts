@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { listAll, type ListRequest, simplifyRecord, type TimeRange, type UnreadableRecords } from '../transport';
 import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
 import { idParameter } from './validation';
-import { itemParameter } from './parameters';
 
 /**
  * What the Response and Decline resources share: Get Many over everyone's or one end user's records, and
@@ -103,9 +102,9 @@ export interface SurveyRecordList {
 
 /** The fields set with listScopeFields, returnAllFields, filtersCollection and listOptionsCollection, validated. */
 export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number, records: 'responses' | 'declines'): SurveyRecordList {
-	const scope = itemParameter(context, 'scope', itemIndex) as string;
-	const filters = itemParameter(context, 'filters', itemIndex, {}) as IDataObject;
-	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const scope = context.getNodeParameter('scope', itemIndex) as string;
+	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const endUserId = scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
 	return {
 		endUserId,

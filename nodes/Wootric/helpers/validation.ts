@@ -1,6 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { itemParameter } from './parameters';
 
 /** What reading a value needs of a node's context: the action node's, or the trigger's (which has no items). */
 export type ValueContext = Pick<IExecuteFunctions, 'getNode' | 'getTimezone'>;
@@ -49,7 +48,7 @@ export function nonEmptyText(context: IExecuteFunctions, itemIndex: number, fiel
 
 /** A record id: a positive whole number. */
 export function idParameter(context: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
-	return integerValue(context, itemIndex, field, itemParameter(context, name, itemIndex), { min: 1 });
+	return integerValue(context, itemIndex, field, context.getNodeParameter(name, itemIndex), { min: 1 });
 }
 
 /** Minutes the zone is ahead of UTC at that instant, e.g. 60 for Europe/Berlin in winter. */

@@ -5,7 +5,6 @@ import { simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, nonEmptyText, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
@@ -36,7 +35,7 @@ export const description: INodeProperties[] = [
 /** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
 	if (additional.createdAt !== undefined) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);

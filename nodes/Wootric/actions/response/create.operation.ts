@@ -5,7 +5,6 @@ import { simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
@@ -56,14 +55,14 @@ export const description: INodeProperties[] = [
 /** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const score = integerValue(this, itemIndex, 'Score', itemParameter(this, 'score', itemIndex), { min: 0, max: 10 });
+	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), { min: 0, max: 10 });
 	const requiredText = (name: string, field: string) => {
-		const value = String(itemParameter(this, name, itemIndex) ?? '').trim();
+		const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
 		if (value === '') throw invalid(this, itemIndex, field, 'is required', value);
 		return value;
 	};
 	const form: ParamHash = { score, ip_address: requiredText('ipAddress', 'IP Address'), origin_url: requiredText('originUrl', 'Origin URL') };
-	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (additional.text) form.text = String(additional.text);
 	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
