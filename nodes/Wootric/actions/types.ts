@@ -22,13 +22,15 @@ export interface WootricOperation {
 }
 
 export interface WootricResource {
+	/** Its name in the Resource dropdown. */
+	name: string;
 	/** The Operation dropdown followed by every operation's fields. */
 	description: INodeProperties[];
 	operations: Record<string, WootricOperation>;
 }
 
 /** A resource's Operation dropdown and fields, each operation's shown only when it is chosen. */
-export function defineResource(resource: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
+export function defineResource(resource: string, name: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -41,5 +43,5 @@ export function defineResource(resource: string, operations: Record<string, Woot
 	const fields = Object.entries(operations).flatMap(([value, operation]) =>
 		updateDisplayOptions({ show: { resource: [resource], operation: [value] } }, operation.description),
 	);
-	return { operations, description: [selector, ...fields] };
+	return { name, operations, description: [selector, ...fields] };
 }
