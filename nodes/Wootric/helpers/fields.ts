@@ -26,6 +26,19 @@ export const updateFieldsCollection = (options: INodeProperties[], placeholder =
 /** Options that change how an operation reads or outputs, not what it sends. */
 export const optionsCollection = (options: INodeProperties[]) => collection('Options', 'options', 'Add Option', options);
 
+/**
+ * A create's Additional Fields and its Simplify option. Version 1 had Simplify under Additional Fields; from
+ * 1.1 it is under Options, as on every other operation. Workflows saved with version 1 keep their layout.
+ */
+export function createFieldsWithSimplify(fields: INodeProperties[]): INodeProperties[] {
+	const fromVersion1_1 = { show: { '@version': [{ _cnd: { gte: 1.1 } }] } };
+	return [
+		{ ...additionalFieldsCollection([...fields, simplifyOption]), displayOptions: { show: { '@version': [1] } } },
+		{ ...additionalFieldsCollection(fields), displayOptions: fromVersion1_1 },
+		{ ...simplifyOptionsCollection, displayOptions: fromVersion1_1 },
+	];
+}
+
 /** Return All / Limit, as every Get Many offers them. */
 export const returnAllFields: INodeProperties[] = [
 	{

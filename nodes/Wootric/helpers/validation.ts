@@ -87,6 +87,17 @@ export function unixSeconds(context: ValueContext, itemIndex: number | undefined
 	return Math.floor(milliseconds / 1000);
 }
 
+/**
+ * Created At of a record to create, when the field was added: empty is refused, not taken as "now" (an import
+ * whose date mapping came out empty would otherwise create records dated today).
+ */
+export function createdAtSeconds(context: ValueContext, itemIndex: number, value: unknown): number {
+	if (value === undefined || value === null || String(value).trim() === '') {
+		throw invalid(context, itemIndex, 'Created At', 'is empty: give a date, or remove the field to record the time of the request', value);
+	}
+	return unixSeconds(context, itemIndex, 'Created At', value);
+}
+
 /** Whether the text has the usual shape of an email address, something@domain.tld (no white space). */
 export function isEmailAddress(text: string): boolean {
 	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text);

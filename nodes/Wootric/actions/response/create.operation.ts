@@ -1,9 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsCollection, endUserIdField, readEndUserProperties, simplifyOption } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { createFieldsWithSimplify, endUserIdField, readEndUserProperties } from '../../helpers/fields';
+import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
-import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
+import { createdAtSeconds, idParameter, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -39,7 +39,7 @@ export const description: INodeProperties[] = [
 		description: 'The page the survey was answered on',
 	},
 	...currentPropertiesFields('response'),
-	additionalFieldsCollection([
+	...createFieldsWithSimplify([
 		{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'What the end user wrote with the score' },
 		{
 			displayName: 'Created At',
@@ -48,7 +48,6 @@ export const description: INodeProperties[] = [
 			default: '',
 			description: 'When the response was given, if not now',
 		},
-		simplifyOption,
 	]),
 ];
 
@@ -64,7 +63,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const form: ParamHash = { score, ip_address: requiredText('ipAddress', 'IP Address'), origin_url: requiredText('originUrl', 'Origin URL') };
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (additional.text) form.text = String(additional.text);
-	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	if ('createdAt' in additional) form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {
@@ -74,6 +73,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+		return simplifyIfChosen(this, itemIndex, created, createSimplifyCollection(this));
 	};
 }
