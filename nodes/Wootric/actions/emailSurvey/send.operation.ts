@@ -6,7 +6,7 @@ import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import { MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
 import { placeholdersIn, readSurveyParams, surveyFields } from './surveySettings';
-import type { ItemRequests } from '../types';
+import type { EachItem, ItemRequests } from '../types';
 
 /** The most addresses /v1/email_survey takes in one request. */
 const MAX_SURVEY_EMAILS = 100;
@@ -224,9 +224,9 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 	return this.getNodeParameter('combineItems', 0, true) as boolean;
 }
 
-/** Every item is checked before the first request, so a bad item sends nothing. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const parts = this.getInputData().map((_, itemIndex) => readPart(this, itemIndex));
+/** Every item is checked before the first request, so a bad item sends nothing (with Continue On Fail, nothing of its own). */
+export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+	const parts = eachItem((itemIndex) => readPart(this, itemIndex));
 	return await sendBatches(this, parts);
 }
 

@@ -8,7 +8,7 @@ import { listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplat
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { flattenParams, wootricRequest } from '../../transport';
 import { placeholdersIn, readSurveyParams, surveyFields } from './surveySettings';
-import type { ItemRequests } from '../types';
+import type { EachItem, ItemRequests } from '../types';
 
 export const option = {
 	name: 'Send From CSV',
@@ -103,9 +103,9 @@ export const description: INodeProperties[] = [
 
 const RESERVED_COLUMNS = new Set(['email', LANGUAGE_COLUMN]);
 
-/** One CSV from the input items: email first, then language, context and property columns. */
-function csvFromItems(context: IExecuteFunctions): string {
-	const rows = context.getInputData().map((_, itemIndex) => {
+/** One CSV from the input items (those read without error): email first, then language, context and property columns. */
+function csvFromItems(context: IExecuteFunctions, eachItem: EachItem): { csv: string; itemIndexes: number[] } {
+	const read = eachItem((itemIndex) => {
 		const columns = (name: string) => (context.getNodeParameter(`${name}.columns`, itemIndex, []) as IDataObject[]).map(({ name: column, value }) => [String(column ?? '').trim(), String(value ?? '')] as const);
 		const properties = columns('csvProperties');
 		for (const [name] of properties) {
@@ -117,11 +117,13 @@ function csvFromItems(context: IExecuteFunctions): string {
 			...Object.fromEntries(columns('csvContext').map(([name, value]) => [`${CONTEXT_PREFIX}${name}`, value])),
 			...Object.fromEntries(properties),
 		};
-		return row;
+		return { itemIndex, row };
 	});
+	const rows = read.map(({ row }) => row);
 	const withLanguage = rows.some((row) => row[LANGUAGE_COLUMN] !== '');
 	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((field) => field !== LANGUAGE_COLUMN || withLanguage);
-	return Papa.unparse({ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) }, { newline: '\r\n' });
+	const csv = Papa.unparse({ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) }, { newline: '\r\n' });
+	return { csv, itemIndexes: read.map(({ itemIndex }) => itemIndex) };
 }
 
 /** A language column needs Multi-Language and a template, and every code must be one the template has. */
@@ -209,9 +211,10 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 }
 
 /** Build From Items: one CSV of all items; the survey fields are those of the first item. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csvFromItems(this), 'built from the input items'));
-	const pairedItem = this.getInputData().map((_, item) => ({ item }));
+export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+	const { csv, itemIndexes } = csvFromItems(this, eachItem);
+	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csv, 'built from the input items'));
+	const pairedItem = itemIndexes.map((item) => ({ item }));
 	return results.map((json) => ({ json, pairedItem }));
 }
 
