@@ -14,7 +14,7 @@ export interface ParameterEvaluationOptions extends NodeUnderTestOptions {
 }
 
 /** n8n's evaluation of one parameter for one input item: what `getNodeParameter` returns (it throws what n8n throws). */
-export type EvaluateParameter = (name: string, itemIndex: number) => unknown;
+export type EvaluateParameter = (name: string, itemIndex: number, fallback?: unknown) => unknown;
 
 /**
  * n8n's own evaluation of the node under test's parameters, outside any run: n8n-core's ExecuteContext for
@@ -45,7 +45,7 @@ export async function parameterEvaluation(options: ParameterEvaluationOptions): 
 		{ node: workflow.getNode(node.name)!, data: inputData, source: { main: [{ previousNode: parent.name }] } },
 		[],
 	);
-	return (name, itemIndex) => context.getNodeParameter(name, itemIndex);
+	return (name, itemIndex, fallback) => context.getNodeParameter(name, itemIndex, fallback);
 }
 
 /** Each item's value of one parameter as n8n evaluates it, or the error n8n throws for that item. */
