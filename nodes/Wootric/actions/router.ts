@@ -8,7 +8,8 @@ import type { EachItem, ItemRequests } from './types';
  * The per-item loop, written once for every operation: runs the chosen operation for each input item,
  * pairs every output item with its input, and on failure either stops with an error that names the item
  * or, with "Continue On Fail", outputs the error on that item and goes on. Operations that combine all
- * items into one job run once instead; their failure is paired with every item.
+ * items into one job run once instead, reading the items through the same rule (`eachItem`); a failure of
+ * the job itself is paired with every item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
