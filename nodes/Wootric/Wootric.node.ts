@@ -11,7 +11,9 @@ export class Wootric implements INodeType {
 		name: 'wootric',
 		icon: { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' },
 		group: ['transform'],
-		version: 1,
+		// 1.1: Simplify of Response and Decline → Create moved from Additional Fields to Options.
+		version: [1, 1.1],
+		defaultVersion: 1.1,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Read and write Wootric NPS data: end users, responses, declines, surveys',
 		defaults: { name: 'Wootric' },

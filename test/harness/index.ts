@@ -13,3 +13,5 @@ export { clearOriginMap, mapOrigins } from './origin-map';
 export { loadOptionsContext, runLoadOptions } from './load-options';
 export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';
 export { shownToUsers } from './shown';
+export { evaluateParameter, parameterEvaluation } from './evaluate-parameter';
+export type { EvaluateParameter, ParameterEvaluationOptions } from './evaluate-parameter';

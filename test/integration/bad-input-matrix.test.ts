@@ -28,6 +28,8 @@ const CASES: Case[] = [
 	['end user id as an object from an expression', createResponse({ endUserId: '={{ $json.value }}' }), /^End User ID must be a whole number.*\(item 1/, secondItemBad(5, { id: 5 })],
 	['empty IP address', createResponse({ ipAddress: '={{ "" }}' }), /^IP Address is required/],
 	['response created at "soon"', createResponse({ additionalFields: { createdAt: 'soon' } }), /^Created At must be a date/],
+	['response created at mapped from an empty field', createResponse({ additionalFields: { createdAt: '={{ $json.value }}' } }), /^Created At is empty.*\(item 1/, secondItemBad('2026-01-31', '')],
+	['decline created at mapped from an empty field', { resource: 'decline', operation: 'create', endUserId: 1, additionalFields: { createdAt: '={{ $json.value }}' } }, /^Created At is empty.*\(item 1/, secondItemBad('2026-01-31', '')],
 	['response id "abc"', { resource: 'response', operation: 'get', endUserId: 1, responseId: '={{ "abc" }}' }, /^Response ID must be a whole number/],
 	['response update with nothing to update', { resource: 'response', operation: 'update', responseId: 4 }, /^Update Fields must set/],
 	['responses Limit 0', { resource: 'response', operation: 'getAll', returnAll: false, limit: 0 }, /^Limit must be a whole number of at least 1/],

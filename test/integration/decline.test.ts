@@ -3,7 +3,8 @@ import type { INodeParameters } from 'n8n-workflow';
 import { addDecline, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { declineView } from '../fake/resources/declines';
 import type { Decline, EndUser } from '../fake/store';
-import { requestsSeen, wootricRunner } from '../support/wootric';
+import { runNode } from '../harness';
+import { credentialsFor, requestsSeen, wootricRunner } from '../support/wootric';
 
 /** Decline → Create, Get, Get Many, Update and Delete, through n8n's engine against the fake. */
 describe('Decline resource', () => {
@@ -58,10 +59,13 @@ describe('Decline resource', () => {
 			expect(result.items).toEqual([{ json: { ...declineView(fake.account, stored), user_id: fake.account.userId }, pairedItem: { item: 0 } }]);
 		});
 
-		it('needs nothing but the end user, and can simplify the answer', async () => {
+		it.each<[string, number, INodeParameters]>([
+			['version 1, Simplify under Additional Fields (saved workflows keep working)', 1, { additionalFields: { simplify: true } }],
+			['version 1.1, Simplify under Options', 1.1, { options: { simplify: true } }],
+		])('needs nothing but the end user, and can simplify the answer: %s', async (_, nodeTypeVersion, extra) => {
 			const user = createEndUser(fake.account, fake.store, 'ada@example.com');
 
-			const result = await run({ operation: 'create', endUserId: user.id, additionalFields: { simplify: true } });
+			const result = await runNode({ nodeType: 'wootric', nodeTypeVersion, parameters: { resource: 'decline', operation: 'create', endUserId: user.id, ...extra }, credentials: credentialsFor(fake) });
 
 			expect(result.error).toBeUndefined();
 			expect(requestsSeen(fake)).toEqual([{ method: 'POST', path: `/v1/end_users/${user.id}/declines`, rawQuery: '', rawBody: '', status: 201 }]);
@@ -309,6 +313,16 @@ describe('Decline resource', () => {
 				'create: a bad date',
 				{ operation: 'create', endUserId: 1, additionalFields: { createdAt: '2026-13-45' } },
 				'Created At must be a date (ISO 8601, e.g. 2026-01-31T12:00:00Z) or UNIX seconds (item 0: got "2026-13-45")',
+			],
+			[
+				'create: an added but empty date',
+				{ operation: 'create', endUserId: 1, additionalFields: { createdAt: '' } },
+				'Created At is empty: give a date, or remove the field to record the time of the request (item 0: got "")',
+			],
+			[
+				'create: a date that an expression leaves empty',
+				{ operation: 'create', endUserId: 1, additionalFields: { createdAt: '={{ $json.missing }}' } },
+				'Created At is empty: give a date, or remove the field to record the time of the request (item 0: got undefined)',
 			],
 			[
 				'create: an empty origin URL',

@@ -163,6 +163,23 @@ describe('Email Survey: Send From CSV', () => {
 		expect(run.items[0].pairedItem).toEqual([{ item: 0 }, { item: 1 }]);
 	});
 
+	it('building from items: a bad item stops the run naming it, or with Continue On Fail gets its error while the others are sent', async () => {
+		const people = [{ email: 'ada@example.com' }, { email: 'not an address' }, { email: 'grace@example.com' }].map((json) => ({ json }));
+		const parameters = { source: 'items', csvEmail: '={{ $json.email }}' };
+
+		const stopped = await sendCsv(parameters, people);
+		expect(stopped.error?.message).toBe('Email must be an email address like name@example.com (item 1: got "not an address")');
+		expect(fake.apiRequests()).toEqual([]);
+
+		const run = await sendCsv(parameters, people, { continueOnFail: true });
+
+		expect(fake.account.emailSurveys.map((survey) => survey.rows?.map((row) => row.email))).toEqual([['ada@example.com', 'grace@example.com']]);
+		expect(run.items.map(({ json, pairedItem }) => [json.error ?? json.rows, pairedItem])).toEqual([
+			['Email must be an email address like name@example.com (item 1: got "not an address")', { item: 1 }],
+			[{ from: 1, to: 2 }, [{ item: 0 }, { item: 2 }]],
+		]);
+	});
+
 	it('stops at a failed chunk, says which rows were sent, and resumes with Start at Row', async () => {
 		const rows = rowsOf(12001);
 		const item = csvItem(csvText(header, rows));

@@ -2,7 +2,8 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { responseView } from '../fake/resources/responses';
-import { wootricRunner } from '../support/wootric';
+import { runNode } from '../harness';
+import { credentialsFor, wootricRunner } from '../support/wootric';
 
 /** Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine against the fake. */
 describe('Response resource', () => {
@@ -80,6 +81,33 @@ describe('Response resource', () => {
 			expect(result.error).toBeUndefined();
 			expect(fake.apiRequests()[0].rawBody).toBe('score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling');
 			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({ plan: 'free', region: 'emea' });
+		});
+	});
+
+	describe('Create: Simplify, by node version', () => {
+		it.each<[string, number, INodeParameters]>([
+			['version 1, under Additional Fields (saved workflows keep working)', 1, { additionalFields: { text: 'Fast', simplify: true } }],
+			['version 1.1, under Options', 1.1, { additionalFields: { text: 'Fast' }, options: { simplify: true } }],
+		])('simplifies the created response: %s', async (_, nodeTypeVersion, extra) => {
+			const { user } = seed();
+
+			const result = await runNode({ nodeType: 'wootric', nodeTypeVersion, parameters: { resource: 'response', ...createParameters(user.id, extra) }, credentials: credentialsFor(fake) });
+
+			expect(result.error).toBeUndefined();
+			expect(fake.apiRequests().map((request) => request.rawBody)).toEqual(['score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&text=Fast']);
+			const stored = [...fake.account.responses.values()].find((response) => response.text === 'Fast')!;
+			expect(result.items).toEqual([
+				{ json: expect.objectContaining({ id: stored.id, nps_category: 'promoter', created_at: new Date(stored.createdAt * 1000).toISOString() }), pairedItem: { item: 0 } },
+			]);
+		});
+
+		it('version 1.1 outputs the record unchanged without Simplify', async () => {
+			const { user } = seed();
+
+			const result = await run(createParameters(user.id));
+
+			expect(result.error).toBeUndefined();
+			expect(result.items[0].json).not.toHaveProperty('nps_category');
 		});
 	});
 
@@ -263,6 +291,16 @@ describe('Response resource', () => {
 			['empty IP address', create({ ipAddress: '  ' }), 'IP Address is required (item 0: got "")'],
 			['blank origin URL', create({ originUrl: ' \t' }), 'Origin URL is required (item 0: got "")'],
 			['origin URL that an expression leaves empty', create({ originUrl: '={{ $json.missing }}' }), 'Origin URL is required (item 0: got "")'],
+			[
+				'an added but empty created date',
+				create({ additionalFields: { createdAt: '' } }),
+				'Created At is empty: give a date, or remove the field to record the time of the request (item 0: got "")',
+			],
+			[
+				'a created date that an expression leaves empty',
+				create({ additionalFields: { createdAt: '={{ $json.missing }}' } }),
+				'Created At is empty: give a date, or remove the field to record the time of the request (item 0: got undefined)',
+			],
 			[
 				'a bad created date',
 				create({ additionalFields: { createdAt: 'last tuesday' } }),

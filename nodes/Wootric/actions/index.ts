@@ -26,16 +26,10 @@ const resourceSelector: INodeProperties = {
 	name: 'resource',
 	type: 'options',
 	noDataExpression: true,
-	options: [
-		{ name: 'Decline', value: 'decline' },
-		{ name: 'Email Survey', value: 'emailSurvey' },
-		{ name: 'End User', value: 'endUser' },
-		{ name: 'End User Setting', value: 'endUserSettings' },
-		{ name: 'NPS Summary', value: 'npsSummary' },
-		{ name: 'Response', value: 'response' },
-		{ name: 'Segment', value: 'segment' },
-		{ name: 'Survey Template', value: 'surveyTemplate' },
-	],
+	// By name, as n8n lists options.
+	options: Object.entries(resources)
+		.map(([value, resource]) => ({ name: resource.name, value }))
+		.sort((a, b) => a.name.localeCompare(b.name)),
 	default: 'response',
 };
 

@@ -2,13 +2,14 @@ import type { IExecuteFunctions, INodeExecutionData } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { resources } from './index';
-import type { ItemRequests } from './types';
+import type { EachItem, ItemRequests } from './types';
 
 /**
  * The per-item loop, written once for every operation: runs the chosen operation for each input item,
  * pairs every output item with its input, and on failure either stops with an error that names the item
  * or, with "Continue On Fail", outputs the error on that item and goes on. Operations that combine all
- * items into one job run once instead; their failure is paired with every item.
+ * items into one job run once instead, reading the items through the same rule (`eachItem`); a failure of
+ * the job itself is paired with every item.
  */
 export async function router(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 	const items = this.getInputData();
@@ -19,47 +20,61 @@ export async function router(this: IExecuteFunctions): Promise<INodeExecutionDat
 	if (!operation) throw new NodeOperationError(this.getNode(), `The operation "${operationName}" of "${resource}" is not supported`);
 
 	if (operation.executeAll && operation.combinesItems?.call(this)) {
+		const failed: INodeExecutionData[] = [];
+		const eachItem: EachItem = (read) =>
+			items.flatMap((_, itemIndex) => {
+				try {
+					return [read(itemIndex)];
+				} catch (error) {
+					failed.push(failedItem(this, error, itemIndex));
+					return [];
+				}
+			});
 		try {
-			return [await operation.executeAll.call(this)];
+			const sent = await operation.executeAll.call(this, eachItem);
+			return [[...failed, ...sent]];
 		} catch (error) {
 			const nodeError = withItemIndex(this, error, undefined);
 			if (!this.continueOnFail()) throw nodeError;
-			return [[{ json: errorJson(nodeError), pairedItem: items.map((_, item) => ({ item })) }]];
+			return [[...failed, { json: errorJson(nodeError), pairedItem: items.map((_, item) => ({ item })) }]];
 		}
 	}
 
 	// Every item is prepared (its input read and checked) before anything is sent: a bad item stops the run
 	// (or, with Continue On Fail, gets its error) while nothing has gone out for the others yet.
-	const prepared: Array<ItemRequests | NodeApiError | NodeOperationError> = [];
+	const prepared: Array<ItemRequests | INodeExecutionData> = [];
 	for (let itemIndex = 0; itemIndex < items.length; itemIndex++) {
 		try {
 			prepared.push(await operation.prepare.call(this, itemIndex));
 		} catch (error) {
-			const nodeError = withItemIndex(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			prepared.push(nodeError);
+			prepared.push(failedItem(this, error, itemIndex));
 		}
 	}
 
 	const output: INodeExecutionData[] = [];
 	for (const [itemIndex, requests] of prepared.entries()) {
 		if (typeof requests !== 'function') {
-			output.push({ json: errorJson(requests), pairedItem: { item: itemIndex } });
+			output.push(requests);
 			continue;
 		}
 		try {
 			const records = await requests();
 			output.push(...this.helpers.constructExecutionMetaData(this.helpers.returnJsonArray(records), { itemData: { item: itemIndex } }));
 		} catch (error) {
-			const nodeError = withItemIndex(this, error, itemIndex);
-			if (!this.continueOnFail()) throw nodeError;
-			output.push({ json: errorJson(nodeError), pairedItem: { item: itemIndex } });
+			output.push(failedItem(this, error, itemIndex));
 		}
 	}
 	return [output];
 }
 
 const errorJson = (error: NodeApiError | NodeOperationError) => ({ error: error.message, description: error.description ?? undefined });
+
+/** An item's failure: the run stops with an error naming the item, or with Continue On Fail the item's output is its error. */
+function failedItem(context: IExecuteFunctions, error: unknown, itemIndex: number): INodeExecutionData {
+	const nodeError = withItemIndex(context, error, itemIndex);
+	if (!context.continueOnFail()) throw nodeError;
+	return { json: errorJson(nodeError), pairedItem: { item: itemIndex } };
+}
 
 function withItemIndex(context: IExecuteFunctions, error: unknown, itemIndex: number | undefined): NodeApiError | NodeOperationError {
 	if (error instanceof NodeApiError || error instanceof NodeOperationError) {

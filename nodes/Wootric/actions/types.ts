@@ -15,20 +15,29 @@ export interface WootricOperation {
 	prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests | Promise<ItemRequests>;
 	/**
 	 * For operations that can act on all input items together (e.g. "Combine Items"): when this returns
-	 * true, `executeAll` runs once instead of `prepare` per item, and pairs its output items itself.
+	 * true, `executeAll` runs once instead of `prepare` per item, reads the items through `eachItem`, and
+	 * pairs its output items itself.
 	 */
 	combinesItems?(this: IExecuteFunctions): boolean;
-	executeAll?(this: IExecuteFunctions): Promise<INodeExecutionData[]>;
+	executeAll?(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]>;
 }
 
+/**
+ * Runs `read` for every input item, in order, and returns what each gave. An item that fails stops the run
+ * with an error naming it, or with Continue On Fail is left out and gets its error as its output.
+ */
+export type EachItem = <T>(read: (itemIndex: number) => T) => T[];
+
 export interface WootricResource {
+	/** Its name in the Resource dropdown. */
+	name: string;
 	/** The Operation dropdown followed by every operation's fields. */
 	description: INodeProperties[];
 	operations: Record<string, WootricOperation>;
 }
 
 /** A resource's Operation dropdown and fields, each operation's shown only when it is chosen. */
-export function defineResource(resource: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
+export function defineResource(resource: string, name: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
@@ -41,5 +50,5 @@ export function defineResource(resource: string, operations: Record<string, Woot
 	const fields = Object.entries(operations).flatMap(([value, operation]) =>
 		updateDisplayOptions({ show: { resource: [resource], operation: [value] } }, operation.description),
 	);
-	return { operations, description: [selector, ...fields] };
+	return { name, operations, description: [selector, ...fields] };
 }

@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import type { TimeRange, ParamHash } from '../transport';
 import { integerValue, invalid, unixSeconds } from './validation';
-import { itemParameter } from './parameters';
 
 /** The id field of a record: Wootric's ids are positive whole numbers. */
 export function idField(name: string, displayName: string, description: string): INodeProperties {
@@ -27,6 +26,19 @@ export const updateFieldsCollection = (options: INodeProperties[], placeholder =
 /** Options that change how an operation reads or outputs, not what it sends. */
 export const optionsCollection = (options: INodeProperties[]) => collection('Options', 'options', 'Add Option', options);
 
+/**
+ * A create's Additional Fields and its Simplify option. Version 1 had Simplify under Additional Fields; from
+ * 1.1 it is under Options, as on every other operation. Workflows saved with version 1 keep their layout.
+ */
+export function createFieldsWithSimplify(fields: INodeProperties[]): INodeProperties[] {
+	const fromVersion1_1 = { show: { '@version': [{ _cnd: { gte: 1.1 } }] } };
+	return [
+		{ ...additionalFieldsCollection([...fields, simplifyOption]), displayOptions: { show: { '@version': [1] } } },
+		{ ...additionalFieldsCollection(fields), displayOptions: fromVersion1_1 },
+		{ ...simplifyOptionsCollection, displayOptions: fromVersion1_1 },
+	];
+}
+
 /** Return All / Limit, as every Get Many offers them. */
 export const returnAllFields: INodeProperties[] = [
 	{
@@ -49,8 +61,8 @@ export const returnAllFields: INodeProperties[] = [
 
 /** The limit a Get Many asks for: undefined with Return All. */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
-	if (itemParameter(context, 'returnAll', itemIndex) as boolean) return undefined;
-	return integerValue(context, itemIndex, 'Limit', itemParameter(context, 'limit', itemIndex), { min: 1 });
+	if (context.getNodeParameter('returnAll', itemIndex) as boolean) return undefined;
+	return integerValue(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex), { min: 1 });
 }
 
 const COMPARISONS = [
@@ -100,7 +112,7 @@ export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): 
 
 /** The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g. `filters.created`. */
 function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): TimeRange | undefined {
-	const conditions = (itemParameter(context, `${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
+	const conditions = (context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
 	if (conditions.length === 0) return undefined;
 	const range: TimeRange = {};
 	for (const { comparison, time } of conditions) {
@@ -172,10 +184,10 @@ export function propertiesFields(name: string, displayName: string, description:
 
 /** The properties set with propertiesFields as a flat string hash; undefined when none were given. */
 export function readProperties(context: IExecuteFunctions, itemIndex: number, name: string, displayName: string): Record<string, string> | undefined {
-	const mode = itemParameter(context, `${name}Input`, itemIndex, 'pairs') as string;
+	const mode = context.getNodeParameter(`${name}Input`, itemIndex, 'pairs') as string;
 	let entries: Array<[string, unknown]>;
 	if (mode === 'json') {
-		let value = itemParameter(context, `${name}Json`, itemIndex, '{}') as unknown;
+		let value = context.getNodeParameter(`${name}Json`, itemIndex, '{}') as unknown;
 		if (typeof value === 'string') {
 			try {
 				value = JSON.parse(value || '{}');
@@ -186,7 +198,7 @@ export function readProperties(context: IExecuteFunctions, itemIndex: number, na
 		if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
 		entries = Object.entries(value);
 	} else {
-		const pairs = itemParameter(context, `${name}.property`, itemIndex, []) as IDataObject[];
+		const pairs = context.getNodeParameter(`${name}.property`, itemIndex, []) as IDataObject[];
 		entries = pairs.map(({ name: key, value }) => [String(key ?? '').trim(), value]);
 	}
 	if (entries.length === 0) return undefined;

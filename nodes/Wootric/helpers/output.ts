@@ -1,11 +1,15 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { simplifyRecord } from './records';
-import { itemParameter } from './parameters';
 
 /** The item for a success the API answers with an empty body (202, 204): what was done, to which record. */
 export function successRecord(fields: IDataObject): IDataObject {
 	return { success: true, ...fields };
+}
+
+/** Where a create keeps Simplify: under Additional Fields in version 1, under Options from 1.1 (createFieldsWithSimplify). */
+export function createSimplifyCollection(context: IExecuteFunctions): 'options' | 'additionalFields' {
+	return context.getNode().typeVersion < 1.1 ? 'additionalFields' : 'options';
 }
 
 /**
@@ -18,6 +22,6 @@ export function simplifyIfChosen(
 	record: IDataObject,
 	collection: 'options' | 'additionalFields' = 'options',
 ): IDataObject {
-	const chosen = itemParameter(context, collection, itemIndex, {}) as IDataObject;
+	const chosen = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	return chosen.simplify ? simplifyRecord(record) : record;
 }

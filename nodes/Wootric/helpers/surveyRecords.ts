@@ -4,7 +4,6 @@ import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } fro
 import { simplifyRecord } from './records';
 import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
 import { idParameter } from './validation';
-import { itemParameter } from './parameters';
 
 /**
  * What the Response and Decline resources share: Get Many over everyone's or one end user's records, and
@@ -104,9 +103,9 @@ export interface SurveyRecordList {
 
 /** The fields set with listScopeFields, returnAllFields, filtersCollection and listOptionsCollection, validated. */
 export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number, records: 'responses' | 'declines'): SurveyRecordList {
-	const scope = itemParameter(context, 'scope', itemIndex) as string;
-	const filters = itemParameter(context, 'filters', itemIndex, {}) as IDataObject;
-	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const scope = context.getNodeParameter('scope', itemIndex) as string;
+	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const endUserId = scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
 	return {
 		endUserId,

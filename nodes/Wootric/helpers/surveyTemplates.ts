@@ -2,6 +2,9 @@ import type { IDataObject } from 'n8n-workflow';
 
 import { wootricRequest, type WootricContext } from '../transport';
 
+/** The service's language value for a CSV whose rows each name their own language. */
+export const MULTI_LANGUAGE = 'multi_language';
+
 export interface SurveyTemplateLanguage {
 	code: string;
 	name: string;

@@ -1,6 +1,5 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import { itemParameter } from './parameters';
 
 /** What reading a value needs of a node's context: the action node's, or the trigger's (which has no items). */
 export type ValueContext = Pick<IExecuteFunctions, 'getNode' | 'getTimezone'>;
@@ -49,7 +48,7 @@ export function nonEmptyText(context: IExecuteFunctions, itemIndex: number, fiel
 
 /** A record id: a positive whole number. */
 export function idParameter(context: IExecuteFunctions, itemIndex: number, name: string, field: string): number {
-	return integerValue(context, itemIndex, field, itemParameter(context, name, itemIndex), { min: 1 });
+	return integerValue(context, itemIndex, field, context.getNodeParameter(name, itemIndex), { min: 1 });
 }
 
 /** Minutes the zone is ahead of UTC at that instant, e.g. 60 for Europe/Berlin in winter. */
@@ -86,6 +85,17 @@ export function unixSeconds(context: ValueContext, itemIndex: number | undefined
 	}
 	if (!Number.isFinite(milliseconds)) throw invalid(context, itemIndex, field, 'must be a date (ISO 8601, e.g. 2026-01-31T12:00:00Z) or UNIX seconds', value);
 	return Math.floor(milliseconds / 1000);
+}
+
+/**
+ * Created At of a record to create, when the field was added: empty is refused, not taken as "now" (an import
+ * whose date mapping came out empty would otherwise create records dated today).
+ */
+export function createdAtSeconds(context: ValueContext, itemIndex: number, value: unknown): number {
+	if (value === undefined || value === null || String(value).trim() === '') {
+		throw invalid(context, itemIndex, 'Created At', 'is empty: give a date, or remove the field to record the time of the request', value);
+	}
+	return unixSeconds(context, itemIndex, 'Created At', value);
 }
 
 /** Whether the text has the usual shape of an email address, something@domain.tld (no white space). */

@@ -1,7 +1,6 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { MULTI_LANGUAGE } from '../actions/emailSurvey/survey-settings';
-import { isDefaultTemplate, listSurveyTemplates, type SurveyTemplate, type SurveyTemplateLanguage } from '../helpers/surveyTemplates';
+import { isDefaultTemplate, listSurveyTemplates, MULTI_LANGUAGE, type SurveyTemplate, type SurveyTemplateLanguage } from '../helpers/surveyTemplates';
 
 /**
  * The account's survey templates: name → id. The default template comes first, marked "(default)"; the

@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsCollection, endUserIdField, readEndUserProperties, simplifyOption } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { createFieldsWithSimplify, endUserIdField, readEndUserProperties } from '../../helpers/fields';
+import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
-import { idParameter, nonEmptyText, unixSeconds } from '../../helpers/validation';
+import { createdAtSeconds, idParameter, nonEmptyText } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
@@ -13,7 +12,7 @@ export const option = { name: 'Create', action: 'Create a decline', description:
 export const description: INodeProperties[] = [
 	endUserIdField('The end user who declined the survey'),
 	...currentPropertiesFields('decline'),
-	additionalFieldsCollection([
+	...createFieldsWithSimplify([
 		{
 			displayName: 'Created At',
 			name: 'createdAt',
@@ -29,17 +28,16 @@ export const description: INodeProperties[] = [
 			placeholder: 'https://app.example.com/dashboard',
 			description: 'The page the survey was declined on',
 		},
-		simplifyOption,
 	]),
 ];
 
 /** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
-	if (additional.createdAt !== undefined) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	if ('createdAt' in additional) form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {
@@ -49,6 +47,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+		return simplifyIfChosen(this, itemIndex, created, createSimplifyCollection(this));
 	};
 }

@@ -2,4 +2,4 @@ import { defineResource } from '../types';
 import * as send from './send.operation';
 import * as sendCsv from './sendCsv.operation';
 
-export const emailSurvey = defineResource('emailSurvey', { send, sendCsv }, 'send');
+export const emailSurvey = defineResource('emailSurvey', 'Email Survey', { send, sendCsv }, 'send');

@@ -4,9 +4,9 @@ import { additionalFieldsCollection, endUserPropertiesFields, readEndUserPropert
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
-import { itemParameter, sameForEveryItem } from '../../helpers/parameters';
-import type { ItemRequests } from '../types';
+import { MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
+import { placeholdersIn, readSurveyParams, surveyFields } from './surveySettings';
+import type { EachItem, ItemRequests } from '../types';
 
 /** The most addresses /v1/email_survey takes in one request. */
 const MAX_SURVEY_EMAILS = 100;
@@ -94,9 +94,6 @@ function splitList(value: unknown): string[] {
 		.filter((entry) => entry !== '');
 }
 
-/** The fields that go with each item's own addresses; the others make up the request-level part. */
-const ADDRESS_FIELDS = ['emails', 'externalIds', 'context'];
-
 /** An item's request-level parameters, and the placeholders its Subject and Intro use. */
 interface SharedPart {
 	params: ParamHash;
@@ -106,7 +103,7 @@ interface SharedPart {
 function readShared(context: IExecuteFunctions, itemIndex: number): SharedPart {
 	const survey = readSurveyParams(context, itemIndex);
 	if (survey.language === MULTI_LANGUAGE) throw invalid(context, itemIndex, 'Language', 'Multi-Language takes each row’s language from a CSV: use Send From CSV, or choose one language', survey.language);
-	const additional = itemParameter(context, 'additionalFields', itemIndex, {}) as IDataObject;
+	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: ParamHash = {
 		survey_immediately: survey.params.survey_immediately,
 		end_user: readEndUserProperties(context, itemIndex),
@@ -120,29 +117,19 @@ function readShared(context: IExecuteFunctions, itemIndex: number): SharedPart {
 	return { params, placeholders: placeholdersIn(survey.subject, survey.intro) };
 }
 
-/**
- * Reads the items' request-level part: once for all items when no field outside their addresses holds an
- * expression (it cannot differ between them), else once per item.
- */
-function sharedPartReader(context: IExecuteFunctions): (itemIndex: number) => SharedPart {
-	if (!sameForEveryItem(context, ADDRESS_FIELDS)) return (itemIndex) => readShared(context, itemIndex);
-	let once: SharedPart | undefined;
-	return (itemIndex) => (once ??= readShared(context, itemIndex));
-}
-
-function readPart(context: IExecuteFunctions, itemIndex: number, sharedOf: (itemIndex: number) => SharedPart): SurveyPart {
-	const emails = splitList(itemParameter(context, 'emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
+function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
+	const emails = splitList(context.getNodeParameter('emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
 	if (emails.length === 0) throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
-	const externalIdList = splitList(itemParameter(context, 'externalIds', itemIndex, ''));
+	const externalIdList = splitList(context.getNodeParameter('externalIds', itemIndex, ''));
 	if (externalIdList.length > 0 && externalIdList.length !== emails.length) {
 		throw invalid(context, itemIndex, 'External IDs', `must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`, externalIdList.join(', '));
 	}
-	const contextEntries = (itemParameter(context, 'context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
+	const contextEntries = (context.getNodeParameter('context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
 	for (const [name] of contextEntries) {
 		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
 	}
 	const contextValues = contextEntries.length > 0 ? (Object.fromEntries(contextEntries) as Record<string, string>) : undefined;
-	const shared = sharedOf(itemIndex);
+	const shared = readShared(context, itemIndex);
 	const missing = shared.placeholders.filter((name) => !contextValues || !(name in contextValues));
 	if (missing.length > 0) {
 		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues ?? {}));
@@ -164,11 +151,8 @@ interface Batch {
 /** Requests of at most 100 addresses; only parts with the same request-level parameters share one. */
 function batchesOf(parts: SurveyPart[]): Batch[] {
 	const groups = new Map<string, Batch>();
-	// Parts read together share one object: its key is made once.
-	const keys = new Map<ParamHash, string>();
 	for (const part of parts) {
-		let key = keys.get(part.shared);
-		if (key === undefined) keys.set(part.shared, (key = JSON.stringify(part.shared)));
+		const key = JSON.stringify(part.shared);
 		const group = groups.get(key) ?? { shared: part.shared, entries: [] };
 		part.emails.forEach((email, index) => group.entries.push({ itemIndex: part.itemIndex, email, externalId: part.externalIds?.[index], contextValues: part.contextValues }));
 		groups.set(key, group);
@@ -240,14 +224,13 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 	return this.getNodeParameter('combineItems', 0, true) as boolean;
 }
 
-/** Every item is checked before the first request, so a bad item sends nothing. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const sharedOf = sharedPartReader(this);
-	const parts = this.getInputData().map((_, itemIndex) => readPart(this, itemIndex, sharedOf));
+/** Every item is checked before the first request, so a bad item sends nothing (with Continue On Fail, nothing of its own). */
+export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+	const parts = eachItem((itemIndex) => readPart(this, itemIndex));
 	return await sendBatches(this, parts);
 }
 
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
-	const part = readPart(this, itemIndex, (index) => readShared(this, index));
+	const part = readPart(this, itemIndex);
 	return async () => (await sendBatches(this, [part])).map((item) => item.json);
 }

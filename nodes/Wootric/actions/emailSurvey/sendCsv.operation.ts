@@ -4,12 +4,11 @@ import Papa from 'papaparse';
 import { CONTEXT_PREFIX, contextVariables, csvChunks, LANGUAGE_COLUMN, languagesUsed, parseSurveyCsv, type SurveyCsv } from '../../helpers/csv';
 import { optionsCollection } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
-import { listSurveyTemplates } from '../../helpers/surveyTemplates';
+import { listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { flattenParams, wootricRequest } from '../../transport';
-import { MULTI_LANGUAGE, placeholdersIn, readSurveyParams, surveyFields } from './survey-settings';
-import { itemParameter } from '../../helpers/parameters';
-import type { ItemRequests } from '../types';
+import { placeholdersIn, readSurveyParams, surveyFields } from './surveySettings';
+import type { EachItem, ItemRequests } from '../types';
 
 export const option = {
 	name: 'Send From CSV',
@@ -104,25 +103,27 @@ export const description: INodeProperties[] = [
 
 const RESERVED_COLUMNS = new Set(['email', LANGUAGE_COLUMN]);
 
-/** One CSV from the input items: email first, then language, context and property columns. */
-function csvFromItems(context: IExecuteFunctions): string {
-	const rows = context.getInputData().map((_, itemIndex) => {
-		const columns = (name: string) => (itemParameter(context, `${name}.columns`, itemIndex, []) as IDataObject[]).map(({ name: column, value }) => [String(column ?? '').trim(), String(value ?? '')] as const);
+/** One CSV from the input items (those read without error): email first, then language, context and property columns. */
+function csvFromItems(context: IExecuteFunctions, eachItem: EachItem): { csv: string; itemIndexes: number[] } {
+	const read = eachItem((itemIndex) => {
+		const columns = (name: string) => (context.getNodeParameter(`${name}.columns`, itemIndex, []) as IDataObject[]).map(({ name: column, value }) => [String(column ?? '').trim(), String(value ?? '')] as const);
 		const properties = columns('csvProperties');
 		for (const [name] of properties) {
 			if (name === '' || RESERVED_COLUMNS.has(name) || name.startsWith(CONTEXT_PREFIX)) throw invalid(context, itemIndex, 'Property Columns: Name', 'must be a name other than email, language or ___context:…', name);
 		}
 		const row: Record<string, string> = {
-			email: emailValue(context, itemIndex, 'Email', itemParameter(context, 'csvEmail', itemIndex)),
-			[LANGUAGE_COLUMN]: String(itemParameter(context, 'csvLanguage', itemIndex, '') ?? '').trim(),
+			email: emailValue(context, itemIndex, 'Email', context.getNodeParameter('csvEmail', itemIndex)),
+			[LANGUAGE_COLUMN]: String(context.getNodeParameter('csvLanguage', itemIndex, '') ?? '').trim(),
 			...Object.fromEntries(columns('csvContext').map(([name, value]) => [`${CONTEXT_PREFIX}${name}`, value])),
 			...Object.fromEntries(properties),
 		};
-		return row;
+		return { itemIndex, row };
 	});
+	const rows = read.map(({ row }) => row);
 	const withLanguage = rows.some((row) => row[LANGUAGE_COLUMN] !== '');
 	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((field) => field !== LANGUAGE_COLUMN || withLanguage);
-	return Papa.unparse({ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) }, { newline: '\r\n' });
+	const csv = Papa.unparse({ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) }, { newline: '\r\n' });
+	return { csv, itemIndexes: read.map(({ itemIndex }) => itemIndex) };
 }
 
 /** A language column needs Multi-Language and a template, and every code must be one the template has. */
@@ -168,7 +169,7 @@ function readCsvJob(context: IExecuteFunctions, itemIndex: number, text: string,
 	if (missing.length > 0) {
 		throw invalid(context, itemIndex, 'Subject/Intro', `use placeholders the CSV has no "${CONTEXT_PREFIX}…" column for: ${missing.join(', ')}`, missing);
 	}
-	const options = itemParameter(context, 'options', itemIndex, {}) as IDataObject;
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const startAtRow = integerValue(context, itemIndex, 'Start at Row', options.startAtRow ?? 1, { min: 1, max: csv.rows.length });
 	const fileName = String(options.fileName || sourceFileName || DEFAULT_FILE_NAME);
 	return { csv, survey, startAtRow, fileName };
@@ -210,15 +211,16 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 }
 
 /** Build From Items: one CSV of all items; the survey fields are those of the first item. */
-export async function executeAll(this: IExecuteFunctions): Promise<INodeExecutionData[]> {
-	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csvFromItems(this), 'built from the input items'));
-	const pairedItem = this.getInputData().map((_, item) => ({ item }));
+export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+	const { csv, itemIndexes } = csvFromItems(this, eachItem);
+	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csv, 'built from the input items'));
+	const pairedItem = itemIndexes.map((item) => ({ item }));
 	return results.map((json) => ({ json, pairedItem }));
 }
 
 /** Binary File: each item's CSV is its own job. */
 export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemRequests<IDataObject[]>> {
-	const property = String(itemParameter(this, 'binaryPropertyName', itemIndex)).trim();
+	const property = String(this.getNodeParameter('binaryPropertyName', itemIndex)).trim();
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const text = (await this.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8');
 	const job = readCsvJob(this, itemIndex, text, `"${binary.fileName ?? property}"`, binary.fileName);

@@ -5,7 +5,6 @@ import { simplifyIfChosen } from '../../helpers/output';
 import { emailValue, idParameter, invalid, phoneValue, unixSeconds } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
 import type { ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 
 // The fields and readers the End User operations share.
 
@@ -163,14 +162,14 @@ export interface LookUp {
 
 /** Where to find the end user chosen with lookUpFields; validated, segments URL-encoded. */
 export function readLookUp(context: IExecuteFunctions, itemIndex: number): LookUp {
-	const by = itemParameter(context, 'lookUpBy', itemIndex) as LookUpBy;
+	const by = context.getNodeParameter('lookUpBy', itemIndex) as LookUpBy;
 	switch (by) {
 		case 'email': {
-			const email = emailValue(context, itemIndex, 'Email', itemParameter(context, 'email', itemIndex));
+			const email = emailValue(context, itemIndex, 'Email', context.getNodeParameter('email', itemIndex));
 			return { path: `/v1/end_users/${pathSegment(context, itemIndex, 'Email', email)}`, query: { lookup_by_email: true }, subject: `end user with email ${email}` };
 		}
 		case 'externalId': {
-			const externalId = externalIdValue(context, itemIndex, 'External ID', itemParameter(context, 'externalId', itemIndex));
+			const externalId = externalIdValue(context, itemIndex, 'External ID', context.getNodeParameter('externalId', itemIndex));
 			return {
 				path: `/v1/end_users/${pathSegment(context, itemIndex, 'External ID', externalId)}`,
 				query: { lookup_by_external_id: true },
@@ -178,7 +177,7 @@ export function readLookUp(context: IExecuteFunctions, itemIndex: number): LookU
 			};
 		}
 		case 'phoneNumber': {
-			const phone = phoneValue(context, itemIndex, 'Phone Number', itemParameter(context, 'phoneNumber', itemIndex));
+			const phone = phoneValue(context, itemIndex, 'Phone Number', context.getNodeParameter('phoneNumber', itemIndex));
 			return { path: `/v1/end_users/phone_number/${encodeURIComponent(phone)}`, subject: `end user with phone number ${phone}` };
 		}
 		case 'id': {

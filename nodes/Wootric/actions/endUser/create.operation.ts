@@ -4,7 +4,6 @@ import { additionalFieldsCollection, simplifyOptionsCollection } from '../../hel
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import { customPropertiesFields, emailField, endUserForm, endUserOutput, externalCreatedAtField, lastSurveyedField, optionalExternalIdField } from './common';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create an end user', description: 'Add a new end user to Wootric' };
@@ -18,8 +17,8 @@ export const description: INodeProperties[] = [
 
 /** POST /v1/end_users. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
-	const email = emailValue(this, itemIndex, 'Email', itemParameter(this, 'email', itemIndex));
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
+	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
 	const form = endUserForm(this, itemIndex, { ...additional, email });
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });

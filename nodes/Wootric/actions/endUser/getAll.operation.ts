@@ -6,7 +6,6 @@ import { booleanValue, emailValue } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
 import { simplifyRecord } from '../../helpers/records';
 import type { ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get Many', action: 'Get many end users', description: 'List end users, optionally filtered' };
@@ -62,8 +61,8 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users, every page (or up to the limit). */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
-	const filters = itemParameter(this, 'filters', itemIndex, {}) as IDataObject;
-	const options = itemParameter(this, 'options', itemIndex, {}) as IDataObject;
+	const filters = this.getNodeParameter('filters', itemIndex, {}) as IDataObject;
+	const options = this.getNodeParameter('options', itemIndex, {}) as IDataObject;
 	const limit = readLimit(this, itemIndex);
 	const { created, updated } = readTimeFilters(this, itemIndex);
 	const query: ParamHash = {};

@@ -12,7 +12,6 @@ import {
 	optionalEmailField,
 	optionalExternalIdField,
 } from './common';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Update', action: 'Update an end user', description: "Change an end user's email, external ID, dates or properties" };
@@ -27,7 +26,7 @@ export const description: INodeProperties[] = [
 /** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form = endUserForm(this, itemIndex, fields);
 	if (Object.keys(form).length === 0) {
 		throw invalid(this, itemIndex, 'Update Fields', 'must name at least one field or property to change', fields);

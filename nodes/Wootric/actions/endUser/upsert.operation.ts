@@ -16,7 +16,6 @@ import {
 	optionalExternalIdField,
 	pathSegment,
 } from './common';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -58,12 +57,12 @@ export const description: INodeProperties[] = [
  * then PUT /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const matchBy = itemParameter(this, 'matchBy', itemIndex) as 'email' | 'externalId';
-	const email = emailValue(this, itemIndex, 'Email', itemParameter(this, 'email', itemIndex));
-	const additional = { ...(itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject) };
+	const matchBy = this.getNodeParameter('matchBy', itemIndex) as 'email' | 'externalId';
+	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
+	const additional = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
 	let segment: string;
 	if (matchBy === 'externalId') {
-		additional.externalId = externalIdValue(this, itemIndex, 'External ID', itemParameter(this, 'externalId', itemIndex));
+		additional.externalId = externalIdValue(this, itemIndex, 'External ID', this.getNodeParameter('externalId', itemIndex));
 		segment = pathSegment(this, itemIndex, 'External ID', additional.externalId);
 	} else {
 		segment = pathSegment(this, itemIndex, 'Email', email);

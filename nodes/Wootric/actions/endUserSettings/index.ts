@@ -2,4 +2,4 @@ import { defineResource } from '../types';
 import * as get from './get.operation';
 import * as update from './update.operation';
 
-export const endUserSettings = defineResource('endUserSettings', { get, update }, 'get');
+export const endUserSettings = defineResource('endUserSettings', 'End User Setting', { get, update }, 'get');

@@ -4,7 +4,6 @@ import { endUserIdField, simplifyOptionsCollection, updateFieldsCollection } fro
 import { simplifyIfChosen } from '../../helpers/output';
 import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Update', action: 'Update end user settings', description: 'Turn survey channels of an end user on or off' };
@@ -66,7 +65,7 @@ export const description: INodeProperties[] = [
 /** PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	for (const [name, label, flag] of FLAGS) {
 		if (fields[name] !== undefined) form[flag] = booleanValue(this, itemIndex, label, fields[name]);

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { calendarDay } from '../../helpers/dates';
 import { invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -33,8 +32,8 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last month. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const start = calendarDay(this, itemIndex, 'Start Date', itemParameter(this, 'startDate', itemIndex, ''));
-	const end = calendarDay(this, itemIndex, 'End Date', itemParameter(this, 'endDate', itemIndex, ''));
+	const start = calendarDay(this, itemIndex, 'Start Date', this.getNodeParameter('startDate', itemIndex, ''));
+	const end = calendarDay(this, itemIndex, 'End Date', this.getNodeParameter('endDate', itemIndex, ''));
 	// YYYY-MM-DD strings compare like the days they name.
 	if (start !== undefined && end !== undefined && start > end) throw invalid(this, itemIndex, 'Start Date', `must be on or before the End Date, ${end}`, start);
 	const date: ParamHash = {};

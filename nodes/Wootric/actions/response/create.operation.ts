@@ -1,11 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { additionalFieldsCollection, endUserIdField, readEndUserProperties, simplifyOption } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { createFieldsWithSimplify, endUserIdField, readEndUserProperties } from '../../helpers/fields';
+import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
-import { idParameter, integerValue, invalid, unixSeconds } from '../../helpers/validation';
+import { createdAtSeconds, idParameter, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
@@ -40,7 +39,7 @@ export const description: INodeProperties[] = [
 		description: 'The page the survey was answered on',
 	},
 	...currentPropertiesFields('response'),
-	additionalFieldsCollection([
+	...createFieldsWithSimplify([
 		{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'What the end user wrote with the score' },
 		{
 			displayName: 'Created At',
@@ -49,23 +48,22 @@ export const description: INodeProperties[] = [
 			default: '',
 			description: 'When the response was given, if not now',
 		},
-		simplifyOption,
 	]),
 ];
 
 /** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const score = integerValue(this, itemIndex, 'Score', itemParameter(this, 'score', itemIndex), { min: 0, max: 10 });
+	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), { min: 0, max: 10 });
 	const requiredText = (name: string, field: string) => {
-		const value = String(itemParameter(this, name, itemIndex) ?? '').trim();
+		const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
 		if (value === '') throw invalid(this, itemIndex, field, 'is required', value);
 		return value;
 	};
 	const form: ParamHash = { score, ip_address: requiredText('ipAddress', 'IP Address'), origin_url: requiredText('originUrl', 'Origin URL') };
-	const additional = itemParameter(this, 'additionalFields', itemIndex, {}) as IDataObject;
+	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (additional.text) form.text = String(additional.text);
-	if (additional.createdAt) form.created_at = unixSeconds(this, itemIndex, 'Created At', additional.createdAt);
+	if ('createdAt' in additional) form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {
@@ -75,6 +73,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(this, itemIndex, created, 'additionalFields');
+		return simplifyIfChosen(this, itemIndex, created, createSimplifyCollection(this));
 	};
 }

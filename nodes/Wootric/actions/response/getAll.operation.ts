@@ -5,7 +5,6 @@ import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecor
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../helpers/records';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = { name: 'Get Many', action: 'Get many responses', description: 'List responses, of everyone or of one end user' };
@@ -43,7 +42,7 @@ const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: '
 
 /** GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all pages. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
-	const category = itemParameter(this, 'category', itemIndex) as string;
+	const category = this.getNodeParameter('category', itemIndex) as string;
 	const { endUserId, path: listPath, subject, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex, 'responses');
 
 	const query: ParamHash = {};

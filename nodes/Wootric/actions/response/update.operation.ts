@@ -5,7 +5,6 @@ import { idField, readEndUserProperties, updateFieldsCollection } from '../../he
 import { historicalPropertiesFields } from '../../helpers/surveyRecords';
 import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -39,7 +38,7 @@ export const description: INodeProperties[] = [
 /** PUT /v1/responses/<id>: 204, empty body. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const responseId = idParameter(this, itemIndex, 'responseId', 'Response ID');
-	const fields = itemParameter(this, 'updateFields', itemIndex, {}) as IDataObject;
+	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	if (fields.completed !== undefined) form.completed = booleanValue(this, itemIndex, 'Completed', fields.completed);
 	if (fields.excludedFromCalculations !== undefined) {

@@ -1,4 +1,4 @@
 import { defineResource } from '../types';
 import * as getAll from './getAll.operation';
 
-export const segment = defineResource('segment', { getAll }, 'getAll');
+export const segment = defineResource('segment', 'Segment', { getAll }, 'getAll');

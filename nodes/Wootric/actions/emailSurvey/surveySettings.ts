@@ -2,7 +2,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
-import { itemParameter } from '../../helpers/parameters';
 
 /** The eight custom message keys of survey_settings[custom_messages]. */
 const CUSTOM_MESSAGES = [
@@ -23,8 +22,6 @@ const SAMPLING = [
 	['Decline Throttle (Days)', 'decline_throttle', 'Days after declining a survey before the end user is eligible again', 100000],
 	['Registered Percent', 'registered_percent', 'Chance, from 0 to 100, that a survey is served', 100],
 ] as const;
-
-export const MULTI_LANGUAGE = 'multi_language';
 
 /** What both survey endpoints take: survey_immediately, subject, intro and survey_settings. */
 export const surveyFields: INodeProperties[] = [
@@ -117,12 +114,12 @@ export function placeholdersIn(...texts: string[]): string[] {
 
 /** survey_immediately, subject, intro and survey_settings[...] for one item, checked. */
 export function readSurveyParams(context: IExecuteFunctions, itemIndex: number): { params: ParamHash; subject: string; intro: string; templateId?: number; language?: string } {
-	const subject = String(itemParameter(context, 'subject', itemIndex, '') ?? '');
-	const intro = String(itemParameter(context, 'intro', itemIndex, '') ?? '');
-	const templateValue = itemParameter(context, 'surveyTemplateId', itemIndex, '') as string | number;
+	const subject = String(context.getNodeParameter('subject', itemIndex, '') ?? '');
+	const intro = String(context.getNodeParameter('intro', itemIndex, '') ?? '');
+	const templateValue = context.getNodeParameter('surveyTemplateId', itemIndex, '') as string | number;
 	const templateId = templateValue === '' ? undefined : integerValue(context, itemIndex, 'Survey Template', templateValue, { min: 1 });
-	const language = String(itemParameter(context, 'language', itemIndex, '') ?? '') || undefined;
-	const given = itemParameter(context, 'surveySettings', itemIndex, {}) as IDataObject;
+	const language = String(context.getNodeParameter('language', itemIndex, '') ?? '') || undefined;
+	const given = context.getNodeParameter('surveySettings', itemIndex, {}) as IDataObject;
 
 	const sampling: ParamHash = {};
 	for (const [displayName, name, , max] of SAMPLING) {
@@ -148,7 +145,7 @@ export function readSurveyParams(context: IExecuteFunctions, itemIndex: number):
 	};
 	const hasSettings = Object.values(settings).some((value) => value !== undefined);
 	const params: ParamHash = {
-		survey_immediately: (itemParameter(context, 'surveyImmediately', itemIndex, false) as boolean) || undefined,
+		survey_immediately: (context.getNodeParameter('surveyImmediately', itemIndex, false) as boolean) || undefined,
 		subject: subject || undefined,
 		intro: intro || undefined,
 		survey_settings: hasSettings ? settings : undefined,
