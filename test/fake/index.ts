@@ -3,6 +3,7 @@ export type { FakeRequest } from './http';
 export type { Fault } from './faults';
 export { seedDemoData } from './seed';
 export { createEndUser } from './resources/end-users';
+export { DEFAULT_END_USER_SETTINGS } from './resources/end-user-settings';
 export { addResponse, changeResponse } from './resources/responses';
 export { addDecline } from './resources/declines';
 export { MAX_CSV_ROWS, MAX_SURVEY_EMAILS } from './resources/email-surveys';

@@ -88,16 +88,6 @@ export const emailsOf = (fake: FakeWootric) => [...fake.account.endUsers.values(
 
 export const idsOf = (reply: RawReply): number[] => reply.body.map((record: { id: number }) => record.id);
 
-/** The settings hash of an end user nobody changed, as read with the end user. */
-export const DEFAULT_SETTINGS = {
-	email_nps: true,
-	mobile_nps: true,
-	web_nps: true,
-	force_mobile_survey: false,
-	force_web_survey: false,
-	surveys_disabled_by_end_user: false,
-};
-
 /** A form body for POST /oauth/token, password grant. */
 export const passwordGrantForm = ({ email, password }: Pick<FakeCredentials, 'email' | 'password'>) =>
 	`grant_type=password&username=${encodeURIComponent(email)}&password=${encodeURIComponent(password)}`;
