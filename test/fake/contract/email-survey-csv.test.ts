@@ -1,13 +1,12 @@
 import { FormData } from 'undici';
 
-import { createEndUser, MAX_CSV_ROWS } from '../index';
-import { demoSurveyTemplates } from '../seed';
+import { createEndUser, MAX_CSV_ROWS, seedSurveyTemplates } from '../index';
 import type { RawReply } from './client';
 import { emailsOf, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
 
 const { fake, api } = useFakeApi({
 	now: FIXED_NOW,
-	seed: (started) => started.account.surveyTemplates.push(...demoSurveyTemplates()),
+	seed: (started) => seedSurveyTemplates(started.account),
 });
 
 /** POST /v1/email_survey_csv with `csv` as a multipart file part, plus form fields. */

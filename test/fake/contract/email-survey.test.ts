@@ -1,20 +1,10 @@
-import { createEndUser, MAX_SURVEY_EMAILS } from '../index';
+import { createEndUser, MAX_SURVEY_EMAILS, seedSurveyTemplates } from '../index';
 import type { RawReply } from './client';
 import { DAY, emailsOf, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
 
 const { fake, api } = useFakeApi({
 	now: FIXED_NOW,
-	seed: (started) =>
-		started.account.surveyTemplates.push({
-			id: 502,
-			name: 'Multi-language NPS',
-			defaultLanguage: 'EN',
-			languages: [
-				{ code: 'EN', name: 'English' },
-				{ code: 'ES', name: 'Spanish' },
-			],
-			nonConfiguredLanguageCount: 0,
-		}),
+	seed: (started) => seedSurveyTemplates(started.account),
 });
 
 const survey = (form: string) => api().post('/v1/email_survey', form);
