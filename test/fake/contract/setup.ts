@@ -82,10 +82,17 @@ export function expectBadRequest(reply: RawReply, field: string, mentions: strin
 	expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: expect.any(String), message, field }] });
 }
 
-/** The ids of a list reply, in order. */
 /** The emails of the account's end users, in the order they were created. */
 export const emailsOf = (fake: FakeWootric) => [...fake.account.endUsers.values()].map((user) => user.email);
 
+/** An email survey's 400 naming `field` (see expectBadRequest), after which no end user was created and no survey recorded. */
+export function expectSurveyRejected(fake: FakeWootric, reply: RawReply, field: string, mentions?: string | RegExp) {
+	expectBadRequest(reply, field, mentions);
+	expect(fake.account.emailSurveys).toEqual([]);
+	expect(emailsOf(fake)).toEqual([]);
+}
+
+/** The ids of a list reply, in order. */
 export const idsOf = (reply: RawReply): number[] => reply.body.map((record: { id: number }) => record.id);
 
 /** A form body for POST /oauth/token, password grant. */
