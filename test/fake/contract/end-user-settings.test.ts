@@ -14,19 +14,15 @@ beforeEach(() => {
 });
 
 const settingsPath = () => `/v1/end_users/${user.id}/settings`;
+/** The settings body expected for the test's end user. */
+const settingsBody = (created_at: string, updated_at: string, email_nps: boolean) => ({ id: user.settings.id, end_user_id: user.id, created_at, updated_at, email_nps });
 const summaryOnRead = async () => (await api().get(`/v1/end_users/${user.id}`)).body.settings;
 
 describe('GET /v1/end_users/<id>/settings', () => {
 	it('answers only id, end_user_id, created_at, updated_at and email_nps, with "YYYY-MM-DD HH:MM:SS-08:00" datetimes', async () => {
 		const reply = await api().get(settingsPath());
 		expect(reply.status).toBe(200);
-		expect(reply.body).toEqual({
-			id: user.settings.id,
-			end_user_id: user.id,
-			created_at: '2023-11-14 14:13:20-08:00',
-			updated_at: '2023-11-14 14:13:20-08:00',
-			email_nps: true,
-		});
+		expect(reply.body).toEqual(settingsBody('2023-11-14 14:13:20-08:00', '2023-11-14 14:13:20-08:00', true));
 		expect(Object.keys(reply.body)).toEqual(SETTINGS_FIELDS);
 		expect(reply.body.id).not.toBe(user.id);
 	});
@@ -42,13 +38,7 @@ describe('PUT /v1/end_users/<id>/settings', () => {
 		fake().clock.set(T + 3600);
 		const reply = await api().put(settingsPath(), 'email_nps=false');
 		expect(reply.status).toBe(200);
-		expect(reply.body).toEqual({
-			id: user.settings.id,
-			end_user_id: user.id,
-			created_at: '2023-11-14T14:13:20.000-08:00',
-			updated_at: '2023-11-14T15:13:20.000-08:00',
-			email_nps: false,
-		});
+		expect(reply.body).toEqual(settingsBody('2023-11-14T14:13:20.000-08:00', '2023-11-14T15:13:20.000-08:00', false));
 		expect(Object.keys(reply.body)).toEqual(SETTINGS_FIELDS);
 		const read = await api().get(settingsPath());
 		expect(read.body).toMatchObject({ email_nps: false, created_at: '2023-11-14 14:13:20-08:00', updated_at: '2023-11-14 15:13:20-08:00' });
