@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StreamCursor } from '../../nodes/WootricTrigger/cursor';
-import { freePort, runCommand, waitFor } from '../../scripts/e2e/processes';
+import { runCommand, waitFor } from '../../scripts/e2e/processes';
 import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
@@ -93,25 +93,21 @@ function lostAnswersNote(lost: number): string {
 
 const { step } = e2eSuite({
 	label: 'queue',
-	start: async (services, log) => {
+	start: async (services) => {
 		({ fake, tickets } = services);
 		// Enough responses that Return All moves its window past 1,500.
 		const reader = createEndUser(fake.account, fake.store, 'many-answers@example.com');
 		const start = fake.clock.now() - 100_000;
 		for (let index = 0; index < 1_700; index++) addResponse(fake.account, fake.store, { endUserId: reader.id, score: index % 11, createdAt: start + Math.floor(index / 3) });
 		cluster = await startQueueCluster({
-			workFolder: services.workFolder,
-			port: await freePort(),
+			...services.n8nOptions,
 			owner: OWNER,
-			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
-			ticketUrl: tickets.url,
 			workflows: [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES, responsesToTickets(tickets.url)],
 			workers: 2,
 			// Executions a killed worker left "running" are marked crashed within a minute (default: 3 hours).
 			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
-			log,
 		});
-		const clientCredential = join(services.workFolder, 'client-credential.json');
+		const clientCredential = join(services.n8nOptions.workFolder, 'client-credential.json');
 		const { clientId, clientSecret } = fake.credentials;
 		writeFileSync(clientCredential, JSON.stringify([{ ...CLIENT_CREDENTIAL, data: { grantType: 'clientCredentials', clientId, clientSecret, region: 'custom', baseUrl: fake.baseUrl } }]));
 		await cluster.n8n.importCredentials(clientCredential);

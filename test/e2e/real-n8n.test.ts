@@ -10,7 +10,7 @@ import { CliExecutionError } from '../../scripts/e2e/n8n-instance';
 import { PACKAGE_CREDENTIAL_TYPES, PACKAGE_NODE_TYPES, startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
-import { delay, freePort, waitFor } from '../../scripts/e2e/processes';
+import { delay, waitFor } from '../../scripts/e2e/processes';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { readWorkflows, SANDBOX_CREDENTIAL, sandboxCredentialData, type WorkflowFile } from '../../scripts/e2e/workflow-files';
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
@@ -51,18 +51,14 @@ const newest = (responses: SurveyResponse[]) => [...responses].sort((a, b) => b.
 
 const { step } = e2eSuite({
 	label: 'e2e',
-	start: async (services, log) => {
+	start: async (services) => {
 		({ fake, tickets } = services);
 		requests = new RequestLog(fake);
 		demo = await startN8nWithPackage({
-			workFolder: services.workFolder,
-			port: await freePort(),
+			...services.n8nOptions,
 			owner: OWNER,
-			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
-			ticketUrl: tickets.url,
 			workflows: [...readWorkflows(EXAMPLES_FOLDER), ...readWorkflows(join(__dirname, 'workflows'))],
 			adaptWorkflow: quarterMinutePolls,
-			log,
 		});
 	},
 	stop: async () => await demo?.n8n.stop(),

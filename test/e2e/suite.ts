@@ -2,21 +2,24 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import type { N8nWithPackageOptions } from '../../scripts/e2e/n8n-with-package';
+import { freePort } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
 import { FakeWootric, seedDemoData } from '../fake';
 
-/** What an e2e suite's n8n works with: its work folder, the fake Wootric API with the demo data, the ticket endpoint. */
+/** What an e2e suite's n8n works with: the fake Wootric API with the demo data and the ticket endpoint. */
 export interface E2eServices {
-	workFolder: string;
 	fake: FakeWootric;
 	tickets: TicketServer;
+	/** The options every suite starts n8n with: the work folder, a free port, the fake as the credential's API, the ticket endpoint, the log. */
+	n8nOptions: Pick<N8nWithPackageOptions, 'workFolder' | 'port' | 'wootric' | 'ticketUrl' | 'log'>;
 }
 
 export interface E2eSuiteSetup {
 	/** Names the work folder and prefixes the log lines: "e2e", "queue". */
 	label: string;
 	/** Starts n8n (one process or a cluster) for the services; runs once, in beforeAll. */
-	start: (services: E2eServices, log: (line: string) => void) => Promise<void>;
+	start: (services: E2eServices) => Promise<void>;
 	/** Stops what `start` started, also after a start that failed part way. */
 	stop: () => Promise<void>;
 	/** The end of n8n's logs, for a failing step's message; undefined before n8n started. */
@@ -43,7 +46,8 @@ export function e2eSuite(setup: E2eSuiteSetup) {
 		seedDemoData(fake.store, fake.account);
 		tickets = await new TicketServer().listen();
 		try {
-			await setup.start({ workFolder, fake, tickets }, log);
+			const port = await freePort();
+			await setup.start({ fake, tickets, n8nOptions: { workFolder, port, wootric: { baseUrl: fake.baseUrl, login: fake.credentials }, ticketUrl: tickets.url, log } });
 		} catch (error) {
 			failed = true;
 			throw error;
