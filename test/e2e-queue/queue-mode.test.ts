@@ -4,16 +4,16 @@
  * Webhook executions run on the workers; the trigger polls on the main; everything lives in PostgreSQL.
  * Each scenario prints its figures (the summary reporter shows them at the end).
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StreamCursor } from '../../nodes/WootricTrigger/cursor';
-import { freePort, runCommand, waitFor } from '../../scripts/e2e/processes';
+import { runCommand, waitFor } from '../../scripts/e2e/processes';
 import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
-import { TicketServer } from '../../scripts/e2e/ticket-server';
-import { addResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
+import type { TicketServer } from '../../scripts/e2e/ticket-server';
+import { e2eSuite } from '../e2e/suite';
+import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import { ACTIONS, CLIENT_CREDENTIAL, pagesOfResponses, READ_ALL, responsesToTickets, TRIGGER_NAME } from './workflows';
 
 const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1' };
@@ -23,33 +23,11 @@ const CLIENT_PAGES = pagesOfResponses('queuePagesClient', 'wootric-pages-client'
 let fake: FakeWootric;
 let tickets: TicketServer;
 let cluster: QueueCluster;
-let workFolder: string;
-let failed = false;
 const figures: string[] = [];
 
 function report(line: string): void {
 	figures.push(line);
 	process.stderr.write(`[queue] ${line}\n`);
-}
-
-/** it(), but a failure also shows the end of every n8n log, and keeps the work folder. */
-function step(name: string, body: () => Promise<void>, timeoutMs: number): void {
-	it(
-		name,
-		async () => {
-			try {
-				await body();
-			} catch (error) {
-				failed = true;
-				if (error instanceof Error && cluster) {
-					const logs = [cluster.n8n, ...cluster.workers].map((n8n, index) => `--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`);
-					error.message += `\n\n${logs.join('\n')}`;
-				}
-				throw error;
-			}
-		},
-		timeoutMs,
-	);
 }
 
 /** One SQL query against n8n's PostgreSQL database: rows of tab-separated values. */
@@ -113,47 +91,39 @@ function lostAnswersNote(lost: number): string {
 	return lost > 0 ? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)` : '';
 }
 
-beforeAll(async () => {
-	workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-queue-'));
-	fake = await new FakeWootric().listen();
-	seedDemoData(fake.store, fake.account);
-	// Enough responses that Return All moves its window past 1,500.
-	const reader = createEndUser(fake.account, fake.store, 'many-answers@example.com');
-	const start = fake.clock.now() - 100_000;
-	for (let index = 0; index < 1_700; index++) addResponse(fake.account, fake.store, { endUserId: reader.id, score: index % 11, createdAt: start + Math.floor(index / 3) });
-	tickets = await new TicketServer().listen();
-	try {
+const { step } = e2eSuite({
+	label: 'queue',
+	start: async (services) => {
+		({ fake, tickets } = services);
+		// Enough responses that Return All moves its window past 1,500.
+		const reader = createEndUser(fake.account, fake.store, 'many-answers@example.com');
+		const start = fake.clock.now() - 100_000;
+		for (let index = 0; index < 1_700; index++) addResponse(fake.account, fake.store, { endUserId: reader.id, score: index % 11, createdAt: start + Math.floor(index / 3) });
 		cluster = await startQueueCluster({
-			workFolder,
-			port: await freePort(),
+			...services.n8nOptions,
 			owner: OWNER,
-			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
-			ticketUrl: tickets.url,
 			workflows: [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES, responsesToTickets(tickets.url)],
 			workers: 2,
 			// Executions a killed worker left "running" are marked crashed within a minute (default: 3 hours).
 			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
-			log: (line) => process.stderr.write(`[queue] ${line}\n`),
 		});
-		const clientCredential = join(workFolder, 'client-credential.json');
+		const clientCredential = join(services.n8nOptions.workFolder, 'client-credential.json');
 		const { clientId, clientSecret } = fake.credentials;
 		writeFileSync(clientCredential, JSON.stringify([{ ...CLIENT_CREDENTIAL, data: { grantType: 'clientCredentials', clientId, clientSecret, region: 'custom', baseUrl: fake.baseUrl } }]));
 		await cluster.n8n.importCredentials(clientCredential);
 		for (const workflow of [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES]) await cluster.rest.activate(workflow.id);
-	} catch (error) {
-		failed = true;
-		throw error;
-	}
-}, 20 * 60_000);
+	},
+	stop: async () => await cluster?.stop(),
+	logTails: () =>
+		cluster
+			? [cluster.n8n, ...cluster.workers].map((n8n, index) => `--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`).join('\n')
+			: undefined,
+	stopTimeoutMs: 120_000,
+});
 
-afterAll(async () => {
-	await cluster?.stop();
-	await fake?.close();
-	await tickets?.close();
+afterAll(() => {
 	if (figures.length > 0) process.stderr.write(`\n[queue] Figures\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
-	if (failed) process.stderr.write(`[queue] Kept the work folder for a look: ${workFolder}\n`);
-	else rmSync(workFolder, { recursive: true, force: true });
-}, 120_000);
+});
 
 describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 	step('every process runs with the package installed, and the database is PostgreSQL', async () => {

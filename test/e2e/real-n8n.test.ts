@@ -3,20 +3,20 @@
  * community packages, against the fake Wootric API running in this process (so the tests read its request
  * log and its store). One n8n serves the whole file; see scripts/e2e/ for how it is set up.
  */
-import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
+import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { CliExecutionError } from '../../scripts/e2e/n8n-instance';
 import { PACKAGE_CREDENTIAL_TYPES, PACKAGE_NODE_TYPES, startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
-import { delay, freePort, waitFor } from '../../scripts/e2e/processes';
-import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { delay, waitFor } from '../../scripts/e2e/processes';
+import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { readWorkflows, SANDBOX_CREDENTIAL, sandboxCredentialData, type WorkflowFile } from '../../scripts/e2e/workflow-files';
-import { addResponse, changeResponse, createEndUser, FakeWootric, seedDemoData } from '../fake';
+import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { outputOf, RequestLog } from './helpers';
+import { e2eSuite } from './suite';
 
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
@@ -29,8 +29,6 @@ let fake: FakeWootric;
 let tickets: TicketServer;
 let demo: N8nWithPackage;
 let requests: RequestLog;
-let workFolder: string;
-let failed = false;
 
 /**
  * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short"; a cron
@@ -43,24 +41,6 @@ function quarterMinutePolls(workflow: WorkflowFile): WorkflowFile {
 	return { ...workflow, nodes: workflow.nodes.map((node) => (node.type === TRIGGER_TYPE ? { ...node, parameters: { ...node.parameters, pollTimes } } : node)) };
 }
 
-/** it(), but a failure also shows the end of n8n's log, and keeps the work folder for a look. */
-function step(name: string, body: () => Promise<void>, timeoutMs?: number): void {
-	it(
-		name,
-		async () => {
-			try {
-				await body();
-			} catch (error) {
-				failed = true;
-				// jest prints the message of any error it is given, with its diff and code frame.
-				if (error instanceof Error && demo) error.message += `\n\n--- n8n log, last 40 lines (${demo.n8n.logFile}) ---\n${demo.n8n.logTail(40)}`;
-				throw error;
-			}
-		},
-		timeoutMs,
-	);
-}
-
 const endUser = (email: string) => {
 	const user = [...fake.account.endUsers.values()].find((candidate) => candidate.email === email);
 	if (!user) throw new Error(`The fake has no end user ${email}`);
@@ -69,36 +49,22 @@ const endUser = (email: string) => {
 
 const newest = (responses: SurveyResponse[]) => [...responses].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)[0];
 
-beforeAll(async () => {
-	workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-e2e-'));
-	fake = await new FakeWootric().listen();
-	seedDemoData(fake.store, fake.account);
-	requests = new RequestLog(fake);
-	tickets = await new TicketServer().listen();
-	try {
+const { step } = e2eSuite({
+	label: 'e2e',
+	start: async (services) => {
+		({ fake, tickets } = services);
+		requests = new RequestLog(fake);
 		demo = await startN8nWithPackage({
-			workFolder,
-			port: await freePort(),
+			...services.n8nOptions,
 			owner: OWNER,
-			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
-			ticketUrl: tickets.url,
 			workflows: [...readWorkflows(EXAMPLES_FOLDER), ...readWorkflows(join(__dirname, 'workflows'))],
 			adaptWorkflow: quarterMinutePolls,
-			log: (line) => process.stderr.write(`[e2e] ${line}\n`),
 		});
-	} catch (error) {
-		failed = true;
-		throw error;
-	}
-}, 20 * 60_000);
-
-afterAll(async () => {
-	await demo?.n8n.stop();
-	await fake?.close();
-	await tickets?.close();
-	if (failed) process.stderr.write(`[e2e] Kept the work folder for a look: ${workFolder}\n`);
-	else rmSync(workFolder, { recursive: true, force: true });
-}, 60_000);
+	},
+	stop: async () => await demo?.n8n.stop(),
+	logTails: () => (demo ? `--- n8n log, last 40 lines (${demo.n8n.logFile}) ---\n${demo.n8n.logTail(40)}` : undefined),
+	stopTimeoutMs: 60_000,
+});
 
 describe('installed from the packed tarball', () => {
 	step('is a real folder in .n8n/nodes (not a link), and n8n offers its nodes and credential', async () => {

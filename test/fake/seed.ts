@@ -5,9 +5,9 @@ import type { Account, FakeStore } from './store';
 
 const DAY = 86400;
 
-/** The demo account's survey templates, new objects on each call: a one-language default and a three-language one. */
-export function demoSurveyTemplates(): Account['surveyTemplates'] {
-	return [
+/** Gives the account the demo survey templates: 501 "Default NPS" (EN), its default, and 502 "Multi-language NPS" (EN, ES, DE). */
+export function seedSurveyTemplates(account: Account): void {
+	account.surveyTemplates.push(
 		{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
 		{
 			id: 502,
@@ -20,7 +20,8 @@ export function demoSurveyTemplates(): Account['surveyTemplates'] {
 			],
 			nonConfiguredLanguageCount: 2,
 		},
-	];
+	);
+	account.defaultSurveyTemplateId = 501;
 }
 
 /** Demo data for the sandbox and for tests that want a lived-in account. */
@@ -31,8 +32,7 @@ export function seedDemoData(store: FakeStore, account: Account): void {
 		{ name: 'seats', dataType: 'integer', createdAt: now - 90 * DAY },
 		{ name: 'renewal_date', dataType: 'date', createdAt: now - 60 * DAY },
 	);
-	account.surveyTemplates.push(...demoSurveyTemplates());
-	account.defaultSurveyTemplateId = 501;
+	seedSurveyTemplates(account);
 
 	const people = [
 		{ email: 'ada@example.com', plan: 'enterprise', score: 10, text: 'Indispensable.' },

@@ -1,6 +1,6 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { startFakeWootric, type FakeWootric } from '../fake';
+import { seedSurveyTemplates, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode, type InputItem } from '../harness';
 import { credentialsFor } from '../support/wootric';
 
@@ -14,16 +14,7 @@ describe('Email Survey: Send From CSV', () => {
 
 	beforeEach(async () => {
 		fake = await startFakeWootric();
-		fake.account.surveyTemplates.push({
-			id: 502,
-			name: 'Multi-language NPS',
-			defaultLanguage: 'EN',
-			languages: [
-				{ code: 'EN', name: 'English' },
-				{ code: 'ES', name: 'Spanish' },
-			],
-			nonConfiguredLanguageCount: 0,
-		});
+		seedSurveyTemplates(fake.account);
 	});
 	afterEach(async () => await fake.close());
 
@@ -114,7 +105,7 @@ describe('Email Survey: Send From CSV', () => {
 
 		const run = await sendCsv({ source: 'binary', language: 'multi_language', surveyTemplateId: 502 }, [csvItem(text)]);
 
-		expect(run.error?.message).toMatch(/holds codes the survey template does not have: "FR" \(rows 2, 4\)\. Allowed: EN, ES/);
+		expect(run.error?.message).toMatch(/holds codes the survey template does not have: "FR" \(rows 2, 4\)\. Allowed: EN, ES, DE\b/);
 		expect(fake.apiRequests().map((request) => request.path)).toEqual(['/v1/survey_templates']);
 	});
 

@@ -1,20 +1,12 @@
 import type { INodeParameters } from 'n8n-workflow';
 
-import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
+import { createEndUser, DEFAULT_END_USER_SETTINGS, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
 import { listReading, onlyRequest as onlyRequestOf, requestsSeen, wootricRunner } from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
 const T = 1_700_000_000;
 const DAY = 86400;
-const SETTINGS = {
-	email_nps: true,
-	mobile_nps: true,
-	web_nps: true,
-	force_mobile_survey: false,
-	force_web_survey: false,
-	surveys_disabled_by_end_user: false,
-};
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/;
 /** The fake's clock runs on from T: "now" is T plus the few seconds a test takes. */
 const NOW_ISO_MILLIS = /^2023-11-14T14:13:[2-5]\d\.000-08:00$/;
@@ -56,7 +48,7 @@ describe('End User', () => {
 		phone_number: '+15550100',
 		external_id: user.externalId,
 		last_response: null,
-		settings: SETTINGS,
+		settings: DEFAULT_END_USER_SETTINGS,
 	});
 
 	/** The only data request of a run, with what the fake received. */

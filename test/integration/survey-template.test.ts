@@ -1,27 +1,5 @@
-import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
+import { seedSurveyTemplates, startFakeWootric, surveyTemplateView, type FakeWootric } from '../fake';
 import { wootricRunner } from '../support/wootric';
-
-const DEFAULT_NPS = {
-	id: 501,
-	name: 'Default NPS',
-	default_language: 'EN',
-	languages: [{ code: 'EN', name: 'English' }],
-	non_configured_language_count: 0,
-	custom_samplings: [],
-};
-
-const MULTI_LANGUAGE_NPS = {
-	id: 502,
-	name: 'Multi-language NPS',
-	default_language: 'EN',
-	languages: [
-		{ code: 'EN', name: 'English' },
-		{ code: 'ES', name: 'Spanish' },
-		{ code: 'DE', name: 'German' },
-	],
-	non_configured_language_count: 2,
-	custom_samplings: [],
-};
 
 /** Survey Template → Get Many through n8n's engine against the fake API. */
 describe('Survey Template / Get Many', () => {
@@ -33,7 +11,7 @@ describe('Survey Template / Get Many', () => {
 	const run = wootricRunner(() => fake, { resource: 'surveyTemplate', operation: 'getAll' });
 
 	it('outputs one item per template, marking the default, paired with the input item', async () => {
-		seedDemoData(fake.store, fake.account);
+		seedSurveyTemplates(fake.account);
 
 		const result = await run();
 
@@ -41,14 +19,15 @@ describe('Survey Template / Get Many', () => {
 		expect(fake.requestsTo('/v1/survey_templates')).toEqual([
 			expect.objectContaining({ method: 'GET', path: '/v1/survey_templates', rawQuery: '', rawBody: '', status: 200 }),
 		]);
+		const [defaultNps, multiLanguageNps] = fake.account.surveyTemplates.map(surveyTemplateView);
 		expect(result.items).toEqual([
-			{ json: { ...DEFAULT_NPS, is_default: true }, pairedItem: { item: 0 } },
-			{ json: { ...MULTI_LANGUAGE_NPS, is_default: false }, pairedItem: { item: 0 } },
+			{ json: { ...defaultNps, is_default: true }, pairedItem: { item: 0 } },
+			{ json: { ...multiLanguageNps, is_default: false }, pairedItem: { item: 0 } },
 		]);
 	});
 
 	it('follows the account’s default template', async () => {
-		seedDemoData(fake.store, fake.account);
+		seedSurveyTemplates(fake.account);
 		fake.account.defaultSurveyTemplateId = 502;
 
 		const result = await run();
@@ -60,7 +39,7 @@ describe('Survey Template / Get Many', () => {
 	});
 
 	it('gives each input item the whole list, paired with that item', async () => {
-		seedDemoData(fake.store, fake.account);
+		seedSurveyTemplates(fake.account);
 
 		const result = await run({}, { inputItems: [{ json: { team: 'emea' } }, { json: { team: 'apac' } }] });
 

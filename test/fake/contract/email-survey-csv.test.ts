@@ -1,13 +1,11 @@
 import { FormData } from 'undici';
 
-import { createEndUser, MAX_CSV_ROWS } from '../index';
-import { demoSurveyTemplates } from '../seed';
-import type { RawReply } from './client';
-import { emailsOf, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
+import { createEndUser, MAX_CSV_ROWS, seedSurveyTemplates } from '../index';
+import { emailsOf, expectSurveyRejected, FIXED_NOW, useFakeApi } from './setup';
 
 const { fake, api } = useFakeApi({
 	now: FIXED_NOW,
-	seed: (started) => started.account.surveyTemplates.push(...demoSurveyTemplates()),
+	seed: (started) => seedSurveyTemplates(started.account),
 });
 
 /** POST /v1/email_survey_csv with `csv` as a multipart file part, plus form fields. */
@@ -19,14 +17,6 @@ function uploadCsv(csv: string, fields: Record<string, string> = {}) {
 }
 
 const base64url = (text: string) => Buffer.from(text, 'utf8').toString('base64url');
-
-
-/** A 400 on the csv field whose message says `mentions`, after which nothing was created or recorded. */
-function expectCsvRejected(reply: RawReply, mentions: RegExp) {
-	expectBadRequest(reply, 'csv', mentions);
-	expect(fake().account.emailSurveys).toEqual([]);
-	expect(emailsOf(fake())).toEqual([]);
-}
 
 const PEOPLE_CSV = [
 	'email,plan,mrr_amount,___context:first_name',
@@ -102,9 +92,9 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 		const csv = 'email,plan,note\nada@example.com,pro,Zürich ~ ok?>\n';
 		const standard = Buffer.from(csv).toString('base64');
 		expect(standard).toMatch(/[+/]/);
-		expectCsvRejected(await api().post('/v1/email_survey_csv', `csv=${encodeURIComponent(standard)}`), /csv/);
-		expectCsvRejected(await api().post('/v1/email_survey_csv', 'survey_immediately=true'), /csv/);
-		expectCsvRejected(await api().post('/v1/email_survey_csv', 'csv='), /csv/);
+		expectSurveyRejected(fake(), await api().post('/v1/email_survey_csv', `csv=${encodeURIComponent(standard)}`), 'csv');
+		expectSurveyRejected(fake(), await api().post('/v1/email_survey_csv', 'survey_immediately=true'), 'csv');
+		expectSurveyRejected(fake(), await api().post('/v1/email_survey_csv', 'csv='), 'csv');
 	});
 
 	it('takes the access token as a form parameter, and records neither it nor the file', async () => {
@@ -119,7 +109,7 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 	const rowsCsv = (count: number) => ['email', ...Array.from({ length: count }, (_, index) => `person${index}@example.com`)].join('\n');
 
 	it(`takes ${MAX_CSV_ROWS} rows and answers 400 to ${MAX_CSV_ROWS + 1}`, async () => {
-		expectCsvRejected(await uploadCsv(rowsCsv(MAX_CSV_ROWS + 1)), new RegExp(`${MAX_CSV_ROWS}`));
+		expectSurveyRejected(fake(), await uploadCsv(rowsCsv(MAX_CSV_ROWS + 1)), 'csv', new RegExp(`${MAX_CSV_ROWS}`));
 		const reply = await uploadCsv(rowsCsv(MAX_CSV_ROWS));
 		expect(reply.status).toBe(200);
 		expect(reply.body.emails_count).toBe(MAX_CSV_ROWS);
@@ -143,7 +133,7 @@ describe('POST /v1/email_survey_csv: the CSV rules', () => {
 		['a context variable with a space', 'email,___context:first name\nada@example.com,Ada\n', /___context:first name/],
 		['a context variable with a dash', 'email,___context:first-name\nada@example.com,Ada\n', /___context:first-name/],
 	])('answers 400 to %s, creating nothing', async (_case, csv, mentions) => {
-		expectCsvRejected(await uploadCsv(csv), mentions);
+		expectSurveyRejected(fake(), await uploadCsv(csv), 'csv', mentions);
 	});
 
 	it('accepts a byte-order mark and CRLF line ends', async () => {
@@ -218,7 +208,7 @@ describe('POST /v1/email_survey_csv: the language column', () => {
 		['with a code in the wrong case (row 2)', multiLanguage('502'), 'email,language\nada@example.com,es\n', /row 2\b/],
 		['with a template that lacks a row’s code (row 3)', multiLanguage('501'), LANGUAGE_CSV, /row 3\b/],
 	])('answers 400 %s', async (_case, fields, csv, mentions) => {
-		expectCsvRejected(await uploadCsv(csv, fields), mentions);
+		expectSurveyRejected(fake(), await uploadCsv(csv, fields), 'csv', mentions);
 	});
 
 	it('answers 400 naming survey_settings[survey_template_id] for an unknown template', async () => {

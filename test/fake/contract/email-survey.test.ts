@@ -1,31 +1,12 @@
-import { createEndUser, MAX_SURVEY_EMAILS } from '../index';
-import type { RawReply } from './client';
-import { DAY, emailsOf, expectBadRequest, FIXED_NOW, useFakeApi } from './setup';
+import { createEndUser, MAX_SURVEY_EMAILS, seedSurveyTemplates } from '../index';
+import { DAY, emailsOf, expectSurveyRejected, FIXED_NOW, useFakeApi } from './setup';
 
 const { fake, api } = useFakeApi({
 	now: FIXED_NOW,
-	seed: (started) =>
-		started.account.surveyTemplates.push({
-			id: 502,
-			name: 'Multi-language NPS',
-			defaultLanguage: 'EN',
-			languages: [
-				{ code: 'EN', name: 'English' },
-				{ code: 'ES', name: 'Spanish' },
-			],
-			nonConfiguredLanguageCount: 0,
-		}),
+	seed: (started) => seedSurveyTemplates(started.account),
 });
 
 const survey = (form: string) => api().post('/v1/email_survey', form);
-
-
-/** A 400 naming the field, after which no end user was created and no survey recorded. */
-function expectRejected(reply: RawReply, field: string) {
-	expectBadRequest(reply, field);
-	expect(fake().account.emailSurveys).toEqual([]);
-	expect(emailsOf(fake())).toEqual([]);
-}
 
 const CUSTOM_MESSAGES = {
 	followup_text: 'Why that score?',
@@ -133,7 +114,7 @@ describe('POST /v1/email_survey', () => {
 
 	it(`takes up to ${MAX_SURVEY_EMAILS} emails and answers 400 to ${MAX_SURVEY_EMAILS + 1}`, async () => {
 		const emails = (count: number) => Array.from({ length: count }, (_, index) => `emails[]=person${index}@example.com`).join('&');
-		expectRejected(await survey(emails(101)), 'emails');
+		expectSurveyRejected(fake(), await survey(emails(101)), 'emails');
 		const reply = await survey(emails(100));
 		expect(reply.status).toBe(200);
 		expect(reply.body.emails_count).toBe(100);
@@ -166,7 +147,7 @@ describe('POST /v1/email_survey', () => {
 		['an unknown sampling key', 'emails[]=ada@example.com&survey_settings[sampling][max_surveys]=3', 'survey_settings[sampling][max_surveys]'],
 		['an unknown survey template', 'emails[]=ada@example.com&survey_settings[survey_template_id]=999', 'survey_settings[survey_template_id]'],
 	])('answers 400 to %s, creating nothing', async (_case, form, field) => {
-		expectRejected(await survey(form), field);
+		expectSurveyRejected(fake(), await survey(form), field);
 	});
 
 	it('answers 400 to an external id another end user already holds', async () => {

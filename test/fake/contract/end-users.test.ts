@@ -1,5 +1,5 @@
-import { addDecline, addResponse, createEndUser } from '../index';
-import { DAY, DEFAULT_SETTINGS, errorList, expectNotFound, idsOf, invalidParameter, NOT_FOUND_BODY, useFakeApi } from './setup';
+import { addDecline, addResponse, createEndUser, DEFAULT_END_USER_SETTINGS } from '../index';
+import { DAY, errorList, expectNotFound, idsOf, invalidParameter, NOT_FOUND_BODY, useFakeApi } from './setup';
 
 /** 2023-11-14T22:13:20Z, i.e. 14:13:20 on the 14th at the default account offset of -08:00. */
 const T = 1_700_000_000;
@@ -53,7 +53,7 @@ describe('GET /v1/end_users', () => {
 				phone_number: '+15550100',
 				external_id: 'crm-1',
 				last_response: null,
-				settings: DEFAULT_SETTINGS,
+				settings: DEFAULT_END_USER_SETTINGS,
 			},
 		]);
 		expect(Object.keys(reply.body[0])).toEqual(READ_FIELDS);
@@ -90,7 +90,7 @@ describe('GET /v1/end_users/<id> and the lookups', () => {
 		const reply = await api().get(`/v1/end_users/${user.id}`);
 		expect(reply.status).toBe(200);
 		expect(Object.keys(reply.body)).toEqual(READ_FIELDS);
-		expect(reply.body).toMatchObject({ id: user.id, email: 'ada@example.com', properties: { plan: 'pro' }, settings: DEFAULT_SETTINGS });
+		expect(reply.body).toMatchObject({ id: user.id, email: 'ada@example.com', properties: { plan: 'pro' }, settings: DEFAULT_END_USER_SETTINGS });
 		expect(reply.body.last_response).toEqual({ id: String(latest.id), score: 9, text: 'Great', survey: { channel: 'email' } });
 		// Answering moved last_surveyed to the response.
 		expect(reply.body.last_surveyed).toBe('2023-11-14 14:13:20');
@@ -173,7 +173,7 @@ describe('POST /v1/end_users', () => {
 			last_surveyed: '2023-11-13 14:13:20',
 			external_id: 'crm-9',
 			properties: { plan: 'pro', seats: '5' },
-			settings: DEFAULT_SETTINGS,
+			settings: DEFAULT_END_USER_SETTINGS,
 		});
 	});
 

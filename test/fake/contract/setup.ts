@@ -82,21 +82,18 @@ export function expectBadRequest(reply: RawReply, field: string, mentions: strin
 	expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: expect.any(String), message, field }] });
 }
 
-/** The ids of a list reply, in order. */
 /** The emails of the account's end users, in the order they were created. */
 export const emailsOf = (fake: FakeWootric) => [...fake.account.endUsers.values()].map((user) => user.email);
 
-export const idsOf = (reply: RawReply): number[] => reply.body.map((record: { id: number }) => record.id);
+/** An email survey's 400 naming `field` (see expectBadRequest), after which no end user was created and no survey recorded. */
+export function expectSurveyRejected(fake: FakeWootric, reply: RawReply, field: string, mentions?: string | RegExp) {
+	expectBadRequest(reply, field, mentions);
+	expect(fake.account.emailSurveys).toEqual([]);
+	expect(emailsOf(fake)).toEqual([]);
+}
 
-/** The settings hash of an end user nobody changed, as read with the end user. */
-export const DEFAULT_SETTINGS = {
-	email_nps: true,
-	mobile_nps: true,
-	web_nps: true,
-	force_mobile_survey: false,
-	force_web_survey: false,
-	surveys_disabled_by_end_user: false,
-};
+/** The ids of a list reply, in order. */
+export const idsOf = (reply: RawReply): number[] => reply.body.map((record: { id: number }) => record.id);
 
 /** A form body for POST /oauth/token, password grant. */
 export const passwordGrantForm = ({ email, password }: Pick<FakeCredentials, 'email' | 'password'>) =>

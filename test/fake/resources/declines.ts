@@ -1,10 +1,10 @@
 import { formatDatetime } from '../datetime';
-import { created, noContent, ok, route, type ApiCall, type Route } from '../http';
+import { created, ok, route, type ApiCall, type Route } from '../http';
 import { listPage } from '../listing';
 import { paramsOf } from '../params';
 import type { Account, Decline, FakeStore } from '../store';
 import { endUserById } from './end-users';
-import { historicalPropertiesEdit, propertiesOnCreate, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES } from './survey-records';
+import { fieldsOnCreate, newRecordDefaults, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES, updateRecord } from './survey-records';
 
 export function declineView(account: Account, decline: Decline) {
 	const offset = account.utcOffsetMinutes;
@@ -31,51 +31,26 @@ function get(call: ApiCall) {
 
 /** Stores a decline with the service's defaults; for the create endpoint, the seed and tests that insert in bulk. */
 export function addDecline(account: Account, store: FakeStore, fields: Pick<Decline, 'endUserId'> & Partial<Decline>): Decline {
-	const now = store.clock.now();
-	const decline: Decline = {
-		id: store.nextId(),
-		surveyId: store.nextId(),
-		channel: 'web',
-		ipAddress: null,
-		originUrl: null,
-		createdAt: fields.createdAt ?? now,
-		// Stored at its created_at unless told otherwise: a test's record as the service stamps it.
-		updatedAt: fields.createdAt ?? now,
-		endUserProperties: {},
-		...fields,
-	};
+	const decline: Decline = { ...newRecordDefaults(store, fields.createdAt), ipAddress: null, originUrl: null, ...fields };
 	return storeRecord(account, account.declines, decline);
 }
 
 function create(call: ApiCall) {
 	const user = endUserById(call, call.pathParams.endUserId);
 	const params = paramsOf(call.request.params);
-	const now = call.store.clock.now();
 	const decline = addDecline(call.account, call.store, {
-		endUserId: user.id,
 		ipAddress: params.string('ip_address') ?? null,
 		originUrl: params.string('origin_url') ?? null,
-		// A created_at given sets that time only: updated_at is when the service stored it.
-		createdAt: params.integer('created_at', { min: 0 }) ?? now,
-		updatedAt: now,
-		endUserProperties: propertiesOnCreate(params, user, now),
+		...fieldsOnCreate(call, params, user),
 	});
 	// The documented create body also carries the account's user_id (API-FACTS).
 	return created({ ...declineView(call.account, decline), user_id: call.account.userId });
 }
 
-function update(call: ApiCall) {
-	const decline = recordOf(call.account.declines, call.pathParams.id);
-	const properties = historicalPropertiesEdit(call, paramsOf(call.request.params));
-	if (properties) decline.endUserProperties = properties;
-	decline.updatedAt = call.store.clock.now();
-	return noContent();
-}
-
 export const declineRoutes: Route[] = [
 	route('GET', '/v1/declines', (call) => listDeclines(call)),
 	// The spec's example path; its reference table says /v1/responses/<id>, which updates responses.
-	route('PUT', '/v1/declines/:id', update),
+	route('PUT', '/v1/declines/:id', updateRecord((account) => account.declines)),
 	route('GET', '/v1/end_users/:endUserId/declines', (call) => listDeclines(call, endUserById(call, call.pathParams.endUserId).id)),
 	route('POST', '/v1/end_users/:endUserId/declines', create),
 	route('GET', '/v1/end_users/:endUserId/declines/:id', get),

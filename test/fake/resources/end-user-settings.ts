@@ -6,6 +6,16 @@ import { endUserById } from './end-users';
 
 const WRITABLE_FLAGS = ['email_nps', 'mobile_nps', 'web_nps', 'force_web_survey', 'force_mobile_survey'] as const;
 
+/** The flags of an end user nobody changed, as the `settings` hash inside the end user shows them. */
+export const DEFAULT_END_USER_SETTINGS = {
+	email_nps: true,
+	mobile_nps: true,
+	web_nps: true,
+	force_mobile_survey: false,
+	force_web_survey: false,
+	surveys_disabled_by_end_user: false,
+};
+
 /** The `settings` hash inside an end user. */
 export function settingsSummary(settings: EndUserSettings) {
 	const { email_nps, mobile_nps, web_nps, force_mobile_survey, force_web_survey, surveys_disabled_by_end_user } = settings;

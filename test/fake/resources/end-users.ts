@@ -5,7 +5,7 @@ import { listPage, type ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
 import type { Account, EndUser, FakeStore } from '../store';
 import { latestResponse, responseSummary } from './responses';
-import { settingsSummary } from './end-user-settings';
+import { DEFAULT_END_USER_SETTINGS, settingsSummary } from './end-user-settings';
 
 const DAY = 86400;
 const DELETION_HOUR_UTC = 7;
@@ -94,17 +94,7 @@ export function createEndUser(account: Account, store: FakeStore, email: string,
 		phoneNumber: null,
 		externalId: null,
 		markedForDeletionAt: null,
-		settings: {
-			id: store.nextId(),
-			createdAt: now,
-			updatedAt: now,
-			email_nps: true,
-			mobile_nps: true,
-			web_nps: true,
-			force_mobile_survey: false,
-			force_web_survey: false,
-			surveys_disabled_by_end_user: false,
-		},
+		settings: { id: store.nextId(), createdAt: now, updatedAt: now, ...DEFAULT_END_USER_SETTINGS },
 		...fields,
 	};
 	account.endUsers.set(user.id, user);

@@ -1,10 +1,10 @@
 import { formatDatetime } from '../datetime';
-import { created, noContent, ok, route, type ApiCall, type Route } from '../http';
+import { created, ok, route, type ApiCall, type Route } from '../http';
 import { listPage, type ListRules } from '../listing';
-import { paramsOf } from '../params';
+import { paramsOf, type Params } from '../params';
 import type { Account, FakeStore, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
-import { historicalPropertiesEdit, propertiesOnCreate, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES } from './survey-records';
+import { fieldsOnCreate, newRecordDefaults, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES, updateRecord } from './survey-records';
 
 export type NpsCategory = 'detractors' | 'passives' | 'promoters';
 
@@ -79,22 +79,15 @@ export function addResponse(
 	store: FakeStore,
 	fields: Pick<SurveyResponse, 'endUserId' | 'score'> & Partial<SurveyResponse>,
 ): SurveyResponse {
-	const now = store.clock.now();
 	const response: SurveyResponse = {
-		id: store.nextId(),
-		surveyId: store.nextId(),
-		channel: 'web',
+		...newRecordDefaults(store, fields.createdAt),
 		text: null,
 		completed: true,
 		excludedFromCalculations: false,
 		ipAddress: '203.0.113.7',
 		originUrl: 'https://app.example.com/',
-		createdAt: fields.createdAt ?? now,
-		// Stored at its created_at unless told otherwise: a test's record as the service stamps it.
-		updatedAt: fields.createdAt ?? now,
 		tags: [],
 		notes: [],
-		endUserProperties: {},
 		...fields,
 	};
 	return storeRecord(account, account.responses, response);
@@ -123,37 +116,29 @@ function create(call: ApiCall) {
 	const score = params.integer('score', { min: 0, max: 10 })!;
 	const ipAddress = params.requiredString('ip_address');
 	const originUrl = params.requiredString('origin_url');
-	const now = call.store.clock.now();
 	const response = addResponse(call.account, call.store, {
-		endUserId: user.id,
 		score,
 		text: params.string('text') ?? null,
 		ipAddress,
 		originUrl,
-		// A created_at given sets that time only: updated_at is when the service stored it.
-		createdAt: params.integer('created_at', { min: 0 }) ?? now,
-		updatedAt: now,
-		endUserProperties: propertiesOnCreate(params, user, now),
+		...fieldsOnCreate(call, params, user),
 	});
 	return created(responseView(call.account, response));
 }
 
-function update(call: ApiCall) {
-	const response = recordOf(call.account.responses, call.pathParams.id);
-	const params = paramsOf(call.request.params);
+/** What PUT /v1/responses/:id changes besides end-user properties. */
+function responseChanges(params: Params): Partial<SurveyResponse> {
+	const changes: Partial<SurveyResponse> = {};
 	const completed = params.boolean('completed');
+	if (completed !== undefined) changes.completed = completed;
 	const excluded = params.boolean('excluded_from_calculations');
-	const properties = historicalPropertiesEdit(call, params);
-	if (completed !== undefined) response.completed = completed;
-	if (excluded !== undefined) response.excludedFromCalculations = excluded;
-	if (properties) response.endUserProperties = properties;
-	response.updatedAt = call.store.clock.now();
-	return noContent();
+	if (excluded !== undefined) changes.excludedFromCalculations = excluded;
+	return changes;
 }
 
 export const responseRoutes: Route[] = [
 	route('GET', '/v1/responses', (call) => listResponses(call)),
-	route('PUT', '/v1/responses/:id', update),
+	route('PUT', '/v1/responses/:id', updateRecord((account) => account.responses, responseChanges)),
 	route('GET', '/v1/end_users/:endUserId/responses', listForEndUser()),
 	route('POST', '/v1/end_users/:endUserId/responses', create),
 	route('GET', '/v1/end_users/:endUserId/responses/promoters', listForEndUser('promoters')),

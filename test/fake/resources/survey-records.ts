@@ -1,16 +1,31 @@
 import { ApiError, notFound } from '../errors';
 import { noContent, type ApiCall } from '../http';
 import type { ListRules } from '../listing';
-import type { Params } from '../params';
-import type { Account, EndUser, Properties } from '../store';
+import { paramsOf, type Params } from '../params';
+import type { Account, EndUser, FakeStore, Properties, SurveyChannel } from '../store';
 
 /** What responses and declines have in common: an owner, times, a survey and end-user properties. */
 export interface SurveyRecord {
 	id: number;
 	endUserId: number;
+	surveyId: number;
+	channel: SurveyChannel;
 	createdAt: number;
 	updatedAt: number;
 	endUserProperties: Properties;
+}
+
+/** The service's defaults for a new record: new ids, a web survey, no end-user properties. */
+export function newRecordDefaults(store: FakeStore, createdAt = store.clock.now()) {
+	return {
+		id: store.nextId(),
+		surveyId: store.nextId(),
+		channel: 'web' as const,
+		createdAt,
+		// Stored at its created_at unless told otherwise: a test's record as the service stamps it.
+		updatedAt: createdAt,
+		endUserProperties: {},
+	};
 }
 
 export const SURVEY_RECORD_LIST_RULES: ListRules<SurveyRecord> = {
@@ -23,7 +38,7 @@ export const SURVEY_RECORD_LIST_RULES: ListRules<SurveyRecord> = {
 };
 
 /** `end_user[properties][k]` on create: becomes the user's current properties and is kept with the record. */
-export function propertiesOnCreate(params: Params, user: EndUser, now: number): Properties {
+function propertiesOnCreate(params: Params, user: EndUser, now: number): Properties {
 	const given = params.nested('end_user')?.stringHash('properties');
 	if (!given) return { ...user.properties };
 	user.properties = { ...user.properties, ...given };
@@ -31,8 +46,23 @@ export function propertiesOnCreate(params: Params, user: EndUser, now: number): 
 	return { ...user.properties };
 }
 
+/**
+ * The fields POST /v1/end_users/:endUserId/<records> sets on any record; read after the record's own parameters,
+ * as it takes `end_user[properties]` into the end user.
+ */
+export function fieldsOnCreate(call: ApiCall, params: Params, user: EndUser) {
+	const now = call.store.clock.now();
+	return {
+		endUserId: user.id,
+		// A created_at given sets that time only: updated_at is when the service stored it.
+		createdAt: params.integer('created_at', { min: 0 }) ?? now,
+		updatedAt: now,
+		endUserProperties: propertiesOnCreate(params, user, now),
+	};
+}
+
 /** `end_user[properties][k]` on update: a historical edit of this record only, 423 unless the account allows it. */
-export function historicalPropertiesEdit(call: ApiCall, params: Params): Properties | undefined {
+function historicalPropertiesEdit(call: ApiCall, params: Params): Properties | undefined {
 	const given = params.nested('end_user')?.stringHash('properties');
 	if (!given) return undefined;
 	if (!call.account.historicalEditsEnabled) {
@@ -61,5 +91,20 @@ export const removeRecord =
 	(call: ApiCall) => {
 		const records = recordsOf(call.account);
 		records.delete(recordOf(records, call.pathParams.id, call.pathParams.endUserId).id);
+		return noContent();
+	};
+
+/**
+ * PUT /v1/<records>/:id: the record's own fields (`changesOf` reads them) and `end_user[properties]` as a historical
+ * edit, all checked before any is written; updated_at moves to now. 204.
+ */
+export const updateRecord =
+	<T extends SurveyRecord>(recordsOf: (account: Account) => Map<number, T>, changesOf: (params: Params) => Partial<T> = () => ({})) =>
+	(call: ApiCall) => {
+		const record = recordOf(recordsOf(call.account), call.pathParams.id);
+		const params = paramsOf(call.request.params);
+		const changes = changesOf(params);
+		const properties = historicalPropertiesEdit(call, params);
+		Object.assign(record, changes, properties ? { endUserProperties: properties } : {}, { updatedAt: call.store.clock.now() });
 		return noContent();
 	};

@@ -1,0 +1,128 @@
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import * as ts from 'typescript';
+
+const REPO_ROOT = join(__dirname, '..', '..');
+
+/**
+ * The package's layers, top to bottom: a file may import from its own layer and the ones below it, so transport/
+ * imports nothing from credentials/, helpers/, actions/ or methods/. A file belongs to the first layer that holds it.
+ */
+const LAYERS: Array<{ name: string; holds: (file: string) => boolean }> = [
+	{ name: 'node files and credentials/', holds: (file) => file.endsWith('.node.ts') || file.startsWith('credentials/') },
+	{
+		name: 'actions/, methods/ and the trigger',
+		holds: (file) => ['nodes/Wootric/actions/', 'nodes/Wootric/methods/', 'nodes/WootricTrigger/'].some((folder) => file.startsWith(folder)),
+	},
+	{ name: 'helpers/', holds: (file) => file.startsWith('nodes/Wootric/helpers/') },
+	{ name: 'transport/', holds: (file) => file.startsWith('nodes/Wootric/transport/') },
+];
+
+/** Imports within a layer that the layering forbids: the editor's option lists do not reach into the operations. */
+const FORBIDDEN_WITHIN_A_LAYER = [{ from: 'nodes/Wootric/methods/', to: 'nodes/Wootric/actions/' }];
+
+interface Import {
+	/** Where the import is: `nodes/…/x.ts:4`. */
+	at: string;
+	/** The importing file and the file it imports, relative to the repository. */
+	from: string;
+	to: string;
+}
+
+function tsFilesUnder(folder: string): string[] {
+	return readdirSync(join(REPO_ROOT, folder)).flatMap((name) => {
+		const path = `${folder}/${name}`;
+		if (statSync(join(REPO_ROOT, path)).isDirectory()) return tsFilesUnder(path);
+		return name.endsWith('.ts') ? [path] : [];
+	});
+}
+
+/** The file a relative specifier names, as TypeScript resolves it: the .ts file, a folder's index.ts, or the file itself. */
+function resolveImport(from: string, specifier: string): string | undefined {
+	const base = join(dirname(from), specifier);
+	return [`${base}.ts`, join(base, 'index.ts'), base].find((candidate) => existsSync(join(REPO_ROOT, candidate)) && statSync(join(REPO_ROOT, candidate)).isFile());
+}
+
+/** Every relative import, export … from, require() and import() of the .ts files under nodes/ and credentials/. */
+function readImports(): { files: string[]; imports: Import[]; unresolved: string[] } {
+	const files = [...tsFilesUnder('nodes'), ...tsFilesUnder('credentials')];
+	const imports: Import[] = [];
+	const unresolved: string[] = [];
+	for (const from of files) {
+		const source = readFileSync(join(REPO_ROOT, from), 'utf8');
+		for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true).importedFiles) {
+			if (!specifier.startsWith('.')) continue;
+			const at = `${from}:${source.slice(0, pos).split('\n').length}`;
+			const to = resolveImport(from, specifier);
+			if (to === undefined) unresolved.push(`${at} imports '${specifier}', which names no file`);
+			else imports.push({ at, from, to });
+		}
+	}
+	return { files, imports, unresolved };
+}
+
+const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.holds(file));
+
+/** Cycles of a directed graph, at least one wherever there are any, each as the path from a file back to it. */
+function cyclesOf(edges: Map<string, string[]>): string[][] {
+	const cycles: string[][] = [];
+	const done = new Set<string>();
+	const path: string[] = [];
+	const visit = (file: string) => {
+		if (done.has(file)) return;
+		const onPath = path.indexOf(file);
+		if (onPath >= 0) {
+			cycles.push([...path.slice(onPath), file]);
+			return;
+		}
+		path.push(file);
+		for (const next of edges.get(file) ?? []) visit(next);
+		path.pop();
+		done.add(file);
+	};
+	for (const file of edges.keys()) visit(file);
+	return cycles;
+}
+
+describe('the import graph of nodes/ and credentials/', () => {
+	const { files, imports, unresolved } = readImports();
+
+	it('reads every file’s relative imports, and every import names a file', () => {
+		expect(files).toEqual(expect.arrayContaining(['nodes/Wootric/Wootric.node.ts', 'credentials/WootricApi.credentials.ts']));
+		expect(imports).toContainEqual({ at: 'nodes/Wootric/Wootric.node.ts:5', from: 'nodes/Wootric/Wootric.node.ts', to: 'nodes/Wootric/actions/router.ts' });
+		expect(unresolved).toEqual([]);
+	});
+
+	it('places every file in a layer', () => {
+		expect(files.filter((file) => layerOf(file) < 0)).toEqual([]);
+	});
+
+	it('has no import cycles', () => {
+		const edges = new Map(files.map((file) => [file, imports.filter((edge) => edge.from === file).map((edge) => edge.to)]));
+		expect(cyclesOf(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
+	});
+
+	it('imports nothing from a higher layer (node files and credentials/ → actions/, methods/, trigger → helpers/ → transport/)', () => {
+		const upward = imports
+			.filter(({ from, to }) => layerOf(to) < layerOf(from))
+			.map(({ at, from, to }) => `${at} imports ${to}: up from ${LAYERS[layerOf(from)].name} to ${LAYERS[layerOf(to)].name}`);
+		expect(upward).toEqual([]);
+	});
+
+	it('keeps methods/ out of actions/', () => {
+		const across = imports
+			.filter(({ from, to }) => FORBIDDEN_WITHIN_A_LAYER.some((rule) => from.startsWith(rule.from) && to.startsWith(rule.to)))
+			.map(({ at, to }) => `${at} imports ${to}`);
+		expect(across).toEqual([]);
+	});
+
+	it('cyclesOf finds a cycle where there is one', () => {
+		const edges = new Map([
+			['a.ts', ['b.ts']],
+			['b.ts', ['c.ts']],
+			['c.ts', ['a.ts', 'd.ts']],
+			['d.ts', []],
+		]);
+		expect(cyclesOf(edges)).toEqual([['a.ts', 'b.ts', 'c.ts', 'a.ts']]);
+	});
+});
