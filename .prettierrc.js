@@ -1,5 +1,5 @@
-// n8n's node template's settings (@n8n/node-cli's .prettierrc.js): tabs, 100 columns, single quotes.
-// JSON keeps two spaces, as .editorconfig says and n8n's workflow exports are written.
+// n8n's node template's settings (@n8n/node-cli's .prettierrc.js): tabs, 100 columns, single
+// quotes. JSON keeps two spaces, as .editorconfig says and n8n's workflow exports are written.
 module.exports = {
 	semi: true,
 	trailingComma: 'all',

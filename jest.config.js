@@ -4,7 +4,8 @@ module.exports = {
 	roots: ['<rootDir>/test'],
 	// The tests against a real n8n have their own config (jest.e2e.config.js, `npm run test:e2e`).
 	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/e2e-queue/'],
-	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s job.
+	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s
+	// job.
 	transform: { '^.+\\.ts$': 'ts-jest' },
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 	// Checks after each test file that no secret was shown or logged.

@@ -9,6 +9,7 @@ module.exports = {
 	transform: { '^.+\\.ts$': 'ts-jest' },
 	reporters: ['default', '<rootDir>/test/support/summary-reporter.js'],
 	testTimeout: 120000,
-	// One n8n at a time: suites would otherwise start several, and compete for the cache being provisioned.
+	// One n8n at a time: suites would otherwise start several, and compete for the cache being
+	// provisioned.
 	maxWorkers: 1,
 };

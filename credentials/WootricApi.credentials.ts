@@ -1,6 +1,17 @@
-import type { IAuthenticate, ICredentialDataDecryptedObject, ICredentialTestRequest, ICredentialType, IHttpRequestHelper, INodeProperties } from 'n8n-workflow';
+import type {
+	IAuthenticate,
+	ICredentialDataDecryptedObject,
+	ICredentialTestRequest,
+	ICredentialType,
+	IHttpRequestHelper,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { signInFor, withBearerToken, WOOTRIC_BASE_URL_EXPRESSION } from '../nodes/Wootric/transport/signIn';
+import {
+	signInFor,
+	withBearerToken,
+	WOOTRIC_BASE_URL_EXPRESSION,
+} from '../nodes/Wootric/transport/signIn';
 
 export class WootricApi implements ICredentialType {
 	name = 'wootricApi';
@@ -17,8 +28,16 @@ export class WootricApi implements ICredentialType {
 			name: 'grantType',
 			type: 'options',
 			options: [
-				{ name: 'Password', value: 'password', description: 'Sign in with the account email and password' },
-				{ name: 'Client Credentials', value: 'clientCredentials', description: 'Use an API client ID and secret' },
+				{
+					name: 'Password',
+					value: 'password',
+					description: 'Sign in with the account email and password',
+				},
+				{
+					name: 'Client Credentials',
+					value: 'clientCredentials',
+					description: 'Use an API client ID and secret',
+				},
 			],
 			default: 'password',
 		},
@@ -114,18 +133,19 @@ export class WootricApi implements ICredentialType {
 	];
 
 	/**
-	 * n8n calls this when the access token is empty or a request answered 401, and saves what it returns:
-	 * a token for the credential as it is now (see signInFor).
+	 * n8n calls this when the access token is empty or a request answered 401, and saves what it
+	 * returns: a token for the credential as it is now (see signInFor).
 	 */
 	async preAuthentication(this: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject) {
 		return await signInFor(this, credentials);
 	}
 
 	/**
-	 * A function rather than a generic `={{…}}` definition, which n8n would evaluate as an expression on every
-	 * request; it leaves out tokens of another sign-in (see withBearerToken).
+	 * A function rather than a generic `={{…}}` definition, which n8n would evaluate as an expression
+	 * on every request; it leaves out tokens of another sign-in (see withBearerToken).
 	 */
-	authenticate: IAuthenticate = async (credentials, requestOptions) => withBearerToken(credentials, requestOptions);
+	authenticate: IAuthenticate = async (credentials, requestOptions) =>
+		withBearerToken(credentials, requestOptions);
 
 	test: ICredentialTestRequest = {
 		request: {

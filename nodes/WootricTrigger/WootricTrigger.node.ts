@@ -1,4 +1,9 @@
-import type { INodeExecutionData, INodeType, INodeTypeDescription, IPollFunctions } from 'n8n-workflow';
+import type {
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+	IPollFunctions,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { pollWootric } from './poll';
@@ -11,7 +16,8 @@ export class WootricTrigger implements INodeType {
 		group: ['trigger'],
 		version: 1,
 		subtitle: '={{$parameter["events"].join(", ")}}',
-		description: 'Starts the workflow when Wootric survey responses or declines arrive, or responses change',
+		description:
+			'Starts the workflow when Wootric survey responses or declines arrive, or responses change',
 		defaults: { name: 'Wootric Trigger' },
 		polling: true,
 		inputs: [],
@@ -29,7 +35,8 @@ export class WootricTrigger implements INodeType {
 					{
 						name: 'Updated Response',
 						value: 'responseUpdated',
-						description: 'A response changed after it was created: a comment added, completed, invalidated, tagged',
+						description:
+							'A response changed after it was created: a comment added, completed, invalidated, tagged',
 					},
 				],
 				default: ['response'],
@@ -41,14 +48,16 @@ export class WootricTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Filter',
 				default: {},
-				description: 'Which responses start the workflow; declines have no score and are not filtered',
+				description:
+					'Which responses start the workflow; declines have no score and are not filtered',
 				options: [
 					{
 						displayName: 'Include Excluded From Calculations',
 						name: 'includeExcluded',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to include responses excluded from NPS calculations (invalidated)',
+						description:
+							'Whether to include responses excluded from NPS calculations (invalidated)',
 					},
 					{
 						displayName: 'Maximum Score',
@@ -97,7 +106,8 @@ export class WootricTrigger implements INodeType {
 						name: 'includeEndUser',
 						type: 'boolean',
 						default: false,
-						description: "Whether to add the end user's email, external ID and current properties to each item (one request per end user per poll)",
+						description:
+							"Whether to add the end user's email, external ID and current properties to each item (one request per end user per poll)",
 					},
 					{
 						displayName: 'Lookback (Minutes)',
@@ -113,14 +123,16 @@ export class WootricTrigger implements INodeType {
 						name: 'simplify',
 						type: 'boolean',
 						default: false,
-						description: 'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
+						description:
+							'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
 					},
 					{
 						displayName: 'Start From',
 						name: 'startFrom',
 						type: 'dateTime',
 						default: '',
-						description: 'On the first poll, emit what arrived since this time instead of starting from now',
+						description:
+							'On the first poll, emit what arrived since this time instead of starting from now',
 					},
 					{
 						displayName: 'Treat as Complete After (Minutes)',
@@ -128,7 +140,8 @@ export class WootricTrigger implements INodeType {
 						type: 'number',
 						typeOptions: { minValue: 1 },
 						default: 5,
-						description: 'With Wait Until Complete: how long a new response without a comment is held before it is emitted as it is',
+						description:
+							'With Wait Until Complete: how long a new response without a comment is held before it is emitted as it is',
 					},
 					{
 						displayName: 'Wait Until Complete',

@@ -1,28 +1,33 @@
 /**
- * Where the trigger stands on one list endpoint (/v1/responses or /v1/declines), kept in static data.
- * Every poll reads the endpoint's records by `updated_at`, oldest first, from `complete + 1` on: a new
- * record shows there (its updated_at is when the service stored it), and so does every change.
+ * Where the trigger stands on one list endpoint (/v1/responses or /v1/declines), kept in static
+ * data. Every poll reads the endpoint's records by `updated_at`, oldest first, from `complete + 1`
+ * on: a new record shows there (its updated_at is when the service stored it), and so does every
+ * change.
  *
- * Invariant: every record whose updated_at is at or before `complete` was read, as it is now, by a read
- * that the service answered (its Date header, the service's clock) at least SETTLE_SECONDS after
- * `complete`. The service makes a record readable within SETTLE_SECONDS of the time it stamps on it, so
- * nothing can still appear in those seconds: they are never read again. Records read in later seconds
- * are read again by the next poll and recognised by `recent` (id, second, version), the only ids kept.
+ * Invariant: every record whose updated_at is at or before `complete` was read, as it is now, by a
+ * read that the service answered (its Date header, the service's clock) at least SETTLE_SECONDS
+ * after `complete`. The service makes a record readable within SETTLE_SECONDS of the time it stamps
+ * on it, so nothing can still appear in those seconds: they are never read again. Records read in
+ * later seconds are read again by the next poll and recognised by `recent` (id, second, version),
+ * the only ids kept.
  *
  * So a record is new exactly when it is not in `recent` and either was created after `complete` or
- * has an id above `storedThrough` (Wootric numbers records in the order it stores them; only a record
- * stored late with an older created_at, which Lookback emits, needs that). A record read again that is
- * neither is a change.
+ * has an id above `storedThrough` (Wootric numbers records in the order it stores them; only a
+ * record stored late with an older created_at, which Lookback emits, needs that). A record read
+ * again that is neither is a change.
  *
- * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer (plus
- * the second a poll stopped in); `waiting` the new responses without a comment of the last Treat as
- * Complete After minutes (Wait Until Complete only); `told` one key per warning, while its second is
- * young. Neither Lookback nor the time between polls adds to them.
+ * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer
+ * (plus the second a poll stopped in); `waiting` the new responses without a comment of the last
+ * Treat as Complete After minutes (Wait Until Complete only); `told` one key per warning, while its
+ * second is young. Neither Lookback nor the time between polls adds to them.
  */
 export interface StreamCursor {
 	/** The last updated_at second read for good (see the invariant). */
 	complete: number;
-	/** The first created_at second that counts as new: activation, or Start From. Lookback never reaches before it. */
+	/**
+	 * The first created_at second that counts as new: activation, or Start From. Lookback never
+	 * reaches before it.
+	 */
 	from: number;
 	/** Every record with an id at or below this was readable when `complete` was read. */
 	storedThrough: number;
@@ -30,22 +35,32 @@ export interface StreamCursor {
 	recent: ReadRecord[];
 	/** [id, created second] of new responses held until they are complete (Wait Until Complete). */
 	waiting?: Array<[id: number, created: number]>;
-	/** `updated/created` seconds of records no filter could reach that the user was told of, while young. */
+	/**
+	 * `updated/created` seconds of records no filter could reach that the user was told of, while
+	 * young.
+	 */
 	told?: string[];
 }
 
-/** [id, updated second, version]: the version tells two states of a record within one second apart. */
+/**
+ * [id, updated second, version]: the version tells two states of a record within one second apart.
+ */
 export type ReadRecord = [id: number, second: number, version: string];
 
 /**
- * How long after the second it stamps on a record the service may take to make it readable (its commit),
- * with the Date header's own whole second. A second this old by the service's clock gets nothing new.
+ * How long after the second it stamps on a record the service may take to make it readable (its
+ * commit), with the Date header's own whole second. A second this old by the service's clock gets
+ * nothing new.
  */
 export const SETTLE_SECONDS = 10;
 
 export function isStreamCursor(value: unknown): value is StreamCursor {
 	const cursor = value as StreamCursor | undefined;
-	return typeof cursor?.complete === 'number' && typeof cursor.from === 'number' && Array.isArray(cursor.recent);
+	return (
+		typeof cursor?.complete === 'number' &&
+		typeof cursor.from === 'number' &&
+		Array.isArray(cursor.recent)
+	);
 }
 
 /** A cursor that emits records created at `from` or later, none before. */
@@ -62,16 +77,24 @@ export interface Sighting {
 }
 
 /** Tells, for each record a poll reads, whether it is new, a change, or known already. */
-export function sightingsOf(cursor: StreamCursor): (entry: ReadRecord, createdSecond: number) => Sighting {
+export function sightingsOf(
+	cursor: StreamCursor,
+): (entry: ReadRecord, createdSecond: number) => Sighting {
 	const recent = new Map(cursor.recent.map((entry) => [entry[0], entry]));
 	return ([id, second, version], createdSecond) => {
 		const before = recent.get(id);
 		const known = before !== undefined && before[1] === second && before[2] === version;
-		return { known, isNew: before === undefined && (createdSecond > cursor.complete || id > cursor.storedThrough) };
+		return {
+			known,
+			isNew: before === undefined && (createdSecond > cursor.complete || id > cursor.storedThrough),
+		};
 	};
 }
 
-/** The first created_at second a poll emits as new: after `complete` less the lookback, never before `from`. */
+/**
+ * The first created_at second a poll emits as new: after `complete` less the lookback, never before
+ * `from`.
+ */
 export function newFrom(cursor: StreamCursor, lookbackSeconds: number): number {
 	return Math.max(cursor.from, cursor.complete + 1 - lookbackSeconds);
 }
@@ -81,7 +104,10 @@ export interface PollProgress {
 	answeredAt: number;
 	/** Every record read, in the order read. */
 	read: ReadRecord[];
-	/** The last updated second the poll read all of: less than the last second read when it stopped early. */
+	/**
+	 * The last updated second the poll read all of: less than the last second read when it stopped
+	 * early.
+	 */
 	readThrough: number;
 	waiting?: Array<[number, number]>;
 	told: string[];
@@ -89,19 +115,30 @@ export interface PollProgress {
 
 /** The cursor after a poll; pure, so a failed poll simply does not call it. */
 export function advanceCursor(cursor: StreamCursor, progress: PollProgress): StreamCursor {
-	const complete = Math.max(cursor.complete, Math.min(progress.answeredAt - SETTLE_SECONDS, progress.readThrough));
+	const complete = Math.max(
+		cursor.complete,
+		Math.min(progress.answeredAt - SETTLE_SECONDS, progress.readThrough),
+	);
 	const recent = new Map<number, ReadRecord>();
 	let storedThrough = cursor.storedThrough;
 	for (const entry of [...cursor.recent, ...progress.read]) {
 		if (entry[1] > complete) recent.set(entry[0], entry);
 		else if (entry[0] > storedThrough) storedThrough = entry[0];
 	}
-	const next: StreamCursor = { complete, from: cursor.from, storedThrough, recent: [...recent.values()] };
+	const next: StreamCursor = {
+		complete,
+		from: cursor.from,
+		storedThrough,
+		recent: [...recent.values()],
+	};
 	if (progress.waiting && progress.waiting.length > 0) next.waiting = progress.waiting;
-	const told = [...new Set([...(cursor.told ?? []), ...progress.told])].filter((key) => Number(key.split('/')[0]) > complete);
+	const told = [...new Set([...(cursor.told ?? []), ...progress.told])].filter(
+		(key) => Number(key.split('/')[0]) > complete,
+	);
 	if (told.length > 0) next.told = told;
 	return next;
 }
 
 /** The key a warning about one second is remembered by. */
-export const toldKey = (updated: number | undefined, created: number | undefined) => `${updated ?? ''}/${created ?? ''}`;
+export const toldKey = (updated: number | undefined, created: number | undefined) =>
+	`${updated ?? ''}/${created ?? ''}`;

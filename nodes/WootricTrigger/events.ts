@@ -9,18 +9,27 @@ export type EventName = 'response' | 'responseUpdated' | 'decline';
 export type Stream = 'responses' | 'declines';
 
 export const STREAMS: Record<Stream, { path: string; newEvent: EventName; events: EventName[] }> = {
-	responses: { path: '/v1/responses', newEvent: 'response', events: ['response', 'responseUpdated'] },
+	responses: {
+		path: '/v1/responses',
+		newEvent: 'response',
+		events: ['response', 'responseUpdated'],
+	},
 	declines: { path: '/v1/declines', newEvent: 'decline', events: ['decline'] },
 };
 
-/** The endpoint each event reads, and the time its newest record is found by ("Fetch Test Event"). */
+/**
+ * The endpoint each event reads, and the time its newest record is found by ("Fetch Test Event").
+ */
 export const EVENTS: Record<EventName, { stream: Stream; field: TimeField }> = {
 	response: { stream: 'responses', field: 'created' },
 	responseUpdated: { stream: 'responses', field: 'updated' },
 	decline: { stream: 'declines', field: 'created' },
 };
 
-/** Which responses the trigger emits; declines have no score, so only the event choice applies to them. */
+/**
+ * Which responses the trigger emits; declines have no score, so only the event choice applies to
+ * them.
+ */
 export interface ResponseFilter {
 	categories: NpsCategory[];
 	minScore: number;
@@ -41,7 +50,11 @@ export function eventQuery(event: EventName, filter: ResponseFilter): ParamHash 
 }
 
 /** Filters applied to what the endpoint returned (the API has no score or comment filter). */
-export function matchesFilter(event: EventName, record: IDataObject, filter: ResponseFilter): boolean {
+export function matchesFilter(
+	event: EventName,
+	record: IDataObject,
+	filter: ResponseFilter,
+): boolean {
 	if (!isResponse(event)) return true;
 	const score = Number(record.score);
 	if (!Number.isFinite(score) || score < filter.minScore || score > filter.maxScore) return false;
@@ -49,21 +62,34 @@ export function matchesFilter(event: EventName, record: IDataObject, filter: Res
 	return !filter.onlyWithComment || hasComment(record);
 }
 
-/** Whether a record was changed after it was created (a new record's updated_at is its created_at). */
+/**
+ * Whether a record was changed after it was created (a new record's updated_at is its created_at).
+ */
 export function changedSinceCreated(record: IDataObject): boolean {
 	const created = wootricSeconds(record.created_at);
 	return created === undefined || wootricSeconds(record.updated_at) !== created;
 }
 
-/** Whether a new response is complete: marked completed, given a comment, or older than the wait. */
-export function isComplete(record: IDataObject, createdSecond: number, now: number, waitSeconds: number): boolean {
+/**
+ * Whether a new response is complete: marked completed, given a comment, or older than the wait.
+ */
+export function isComplete(
+	record: IDataObject,
+	createdSecond: number,
+	now: number,
+	waitSeconds: number,
+): boolean {
 	return record.completed === true || hasComment(record) || now - createdSecond >= waitSeconds;
 }
 
-/** A short digest of a record's content (FNV-1a over its JSON): tells two versions of one updated_at second apart. */
+/**
+ * A short digest of a record's content (FNV-1a over its JSON): tells two versions of one updated_at
+ * second apart.
+ */
 export function versionOf(record: IDataObject): string {
 	const text = JSON.stringify(record);
 	let hash = 0x811c9dc5;
-	for (let index = 0; index < text.length; index++) hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
+	for (let index = 0; index < text.length; index++)
+		hash = Math.imul(hash ^ text.charCodeAt(index), 0x01000193);
 	return (hash >>> 0).toString(16);
 }

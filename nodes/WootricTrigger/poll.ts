@@ -3,9 +3,39 @@ import { NodeApiError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
 import { simplifyRecord, type NpsCategory } from '../Wootric/helpers/records';
-import { isNotFound, listAll, PER_PAGE, wootricRequest, wootricSeconds, type ListRequest, type UnreadableRecords } from '../Wootric/transport';
-import { advanceCursor, isStreamCursor, newFrom, SETTLE_SECONDS, sightingsOf, startCursor, toldKey, type PollProgress, type ReadRecord, type StreamCursor } from './cursor';
-import { changedSinceCreated, EVENTS, eventQuery, isComplete, matchesFilter, STREAMS, versionOf, type EventName, type ResponseFilter, type Stream } from './events';
+import {
+	isNotFound,
+	listAll,
+	PER_PAGE,
+	wootricRequest,
+	wootricSeconds,
+	type ListRequest,
+	type UnreadableRecords,
+} from '../Wootric/transport';
+import {
+	advanceCursor,
+	isStreamCursor,
+	newFrom,
+	SETTLE_SECONDS,
+	sightingsOf,
+	startCursor,
+	toldKey,
+	type PollProgress,
+	type ReadRecord,
+	type StreamCursor,
+} from './cursor';
+import {
+	changedSinceCreated,
+	EVENTS,
+	eventQuery,
+	isComplete,
+	matchesFilter,
+	STREAMS,
+	versionOf,
+	type EventName,
+	type ResponseFilter,
+	type Stream,
+} from './events';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
@@ -25,19 +55,42 @@ interface TriggerSettings {
 	simplify: boolean;
 	startFrom?: number;
 	lookbackSeconds: number;
-	/** Wait Until Complete: how long a new response without a comment is held; undefined emits it at once. */
+	/**
+	 * Wait Until Complete: how long a new response without a comment is held; undefined emits it at
+	 * once.
+	 */
 	completeAfterSeconds?: number;
 }
 
 function readSettings(context: IPollFunctions): TriggerSettings {
 	const events = context.getNodeParameter('events', []) as EventName[];
-	if (events.length === 0) throw invalid(context, undefined, 'Events', 'needs at least one event', events);
+	if (events.length === 0)
+		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const minScore = integerValue(context, undefined, 'Minimum Score', filters.minScore ?? 0, { min: 0, max: 10 });
-	const maxScore = integerValue(context, undefined, 'Maximum Score', filters.maxScore ?? 10, { min: 0, max: 10 });
-	if (minScore > maxScore) throw invalid(context, undefined, 'Minimum Score', `must not be above the Maximum Score (${maxScore})`, minScore);
-	const completeAfterMinutes = integerValue(context, undefined, 'Treat as Complete After (Minutes)', options.completeAfterMinutes ?? 5, { min: 1, max: 24 * 60 });
+	const minScore = integerValue(context, undefined, 'Minimum Score', filters.minScore ?? 0, {
+		min: 0,
+		max: 10,
+	});
+	const maxScore = integerValue(context, undefined, 'Maximum Score', filters.maxScore ?? 10, {
+		min: 0,
+		max: 10,
+	});
+	if (minScore > maxScore)
+		throw invalid(
+			context,
+			undefined,
+			'Minimum Score',
+			`must not be above the Maximum Score (${maxScore})`,
+			minScore,
+		);
+	const completeAfterMinutes = integerValue(
+		context,
+		undefined,
+		'Treat as Complete After (Minutes)',
+		options.completeAfterMinutes ?? 5,
+		{ min: 1, max: 24 * 60 },
+	);
 	return {
 		events,
 		filter: {
@@ -49,9 +102,16 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		},
 		includeEndUser: options.includeEndUser === true,
 		simplify: options.simplify === true,
-		startFrom: options.startFrom ? unixSeconds(context, undefined, 'Start From', options.startFrom) : undefined,
-		lookbackSeconds: integerValue(context, undefined, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, { min: 0, max: 7 * 24 * 60 }) * 60,
-		completeAfterSeconds: options.waitUntilComplete === true ? completeAfterMinutes * 60 : undefined,
+		startFrom: options.startFrom
+			? unixSeconds(context, undefined, 'Start From', options.startFrom)
+			: undefined,
+		lookbackSeconds:
+			integerValue(context, undefined, 'Lookback (Minutes)', options.lookbackMinutes ?? 0, {
+				min: 0,
+				max: 7 * 24 * 60,
+			}) * 60,
+		completeAfterSeconds:
+			options.waitUntilComplete === true ? completeAfterMinutes * 60 : undefined,
 	};
 }
 
@@ -63,12 +123,18 @@ interface StreamRead {
 }
 
 /**
- * The records of one endpoint stored or changed since its cursor, sorted into the watched events, and the
- * cursor after them (see cursor.ts). Throws, leaving the cursor as it was, if a request fails. Records no
- * filter can reach are reported (once) and passed by; a record without a readable time stands with the
- * one before it.
+ * The records of one endpoint stored or changed since its cursor, sorted into the watched events,
+ * and the cursor after them (see cursor.ts). Throws, leaving the cursor as it was, if a request
+ * fails. Records no filter can reach are reported (once) and passed by; a record without a readable
+ * time stands with the one before it.
  */
-async function readStream(context: IPollFunctions, stream: Stream, cursor: StreamCursor, settings: TriggerSettings, deadline: number): Promise<StreamRead> {
+async function readStream(
+	context: IPollFunctions,
+	stream: Stream,
+	cursor: StreamCursor,
+	settings: TriggerSettings,
+	deadline: number,
+): Promise<StreamRead> {
 	const { path, newEvent } = STREAMS[stream];
 	const watching = (event: EventName) => settings.events.includes(event);
 	const waitSeconds = newEvent === 'response' ? settings.completeAfterSeconds : undefined;
@@ -92,14 +158,21 @@ async function readStream(context: IPollFunctions, stream: Stream, cursor: Strea
 	};
 
 	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
-	const completes = (record: IDataObject, created: number) => waitSeconds === undefined || isComplete(record, created, now(), waitSeconds);
+	const completes = (record: IDataObject, created: number) =>
+		waitSeconds === undefined || isComplete(record, created, now(), waitSeconds);
 	const emitNew = (record: IDataObject, created: number) => {
-		if (matchesFilter(newEvent, record, settings.filter)) found.push({ event: newEvent, second: created, record });
+		if (matchesFilter(newEvent, record, settings.filter))
+			found.push({ event: newEvent, second: created, record });
 	};
 
 	let second = cursor.complete;
 	let stoppedEarly = false;
-	for await (const page of listAll(context, { ...listing, updated: { gte: cursor.complete + 1 }, sortKey: 'updated_at', order: 'asc' })) {
+	for await (const page of listAll(context, {
+		...listing,
+		updated: { gte: cursor.complete + 1 },
+		sortKey: 'updated_at',
+		order: 'asc',
+	})) {
 		for (const record of page) {
 			const id = Number(record.id);
 			second = wootricSeconds(record.updated_at) ?? second;
@@ -115,44 +188,83 @@ async function readStream(context: IPollFunctions, stream: Stream, cursor: Strea
 				waiting.delete(id);
 				emitNew(record, created);
 			}
-			// A record stored late with an older created_at, within reach of New, arrived: it did not change.
+			// A record stored late with an older created_at, within reach of New, arrived: it did not
+			// change.
 			const arrivedLate = isNew && created >= emitFrom && created <= cursor.complete;
-			if (watching('responseUpdated') && !arrivedLate && changedSinceCreated(record) && matchesFilter('responseUpdated', record, settings.filter)) {
+			if (
+				watching('responseUpdated') &&
+				!arrivedLate &&
+				changedSinceCreated(record) &&
+				matchesFilter('responseUpdated', record, settings.filter)
+			) {
 				found.push({ event: 'responseUpdated', second, record });
 			}
 		}
-		// Oldest first, so whatever is left starts after what was read: the next poll carries on from there.
+		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
+		// there.
 		if (read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) {
 			stoppedEarly = true;
 			break;
 		}
 	}
-	// Invalidated responses too: one invalidated while the poll paged left the list like a deleted one.
-	const everyRecord = { path, query: eventQuery(newEvent, { ...settings.filter, includeExcluded: true }) };
-	const movedFrom = read.length >= PER_PAGE ? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS) : Infinity;
+	// Invalidated responses too: one invalidated while the poll paged left the list like a deleted
+	// one.
+	const everyRecord = {
+		path,
+		query: eventQuery(newEvent, { ...settings.filter, includeExcluded: true }),
+	};
+	const movedFrom =
+		read.length >= PER_PAGE
+			? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS)
+			: Infinity;
 	// With Wait Until Complete turned off since, what it held is due now.
-	await emitTimedOut(context, listing, waiting, waitSeconds === undefined ? Infinity : now() - waitSeconds, emitNew);
-	const progress: PollProgress = { answeredAt: now(), read, readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1), waiting: [...waiting], told };
+	await emitTimedOut(
+		context,
+		listing,
+		waiting,
+		waitSeconds === undefined ? Infinity : now() - waitSeconds,
+		emitNew,
+	);
+	const progress: PollProgress = {
+		answeredAt: now(),
+		read,
+		readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1),
+		waiting: [...waiting],
+		told,
+	};
 	return { found, unreadable, cursor: advanceCursor(cursor, progress) };
 }
 
 /**
- * The earliest second a record was read in by this poll, of those changed since (Infinity: none). Pages
- * are offsets: a record read and then changed before a later page was served moved to the end of the
- * updated_at order, and the record after its old place moved back one, past that page's edge, unread.
- * Such a change is younger than the settle margin when the poll ends, so one look at those seconds finds
- * it, and the next poll reads again from the second the changed record was read in. (A record deleted
- * while a poll pages does the same and cannot be seen.)
+ * The earliest second a record was read in by this poll, of those changed since (Infinity: none).
+ * Pages are offsets: a record read and then changed before a later page was served moved to the end
+ * of the updated_at order, and the record after its old place moved back one, past that page's
+ * edge, unread. Such a change is younger than the settle margin when the poll ends, so one look at
+ * those seconds finds it, and the next poll reads again from the second the changed record was read
+ * in. (A record deleted while a poll pages does the same and cannot be seen.)
  */
-async function changedWhileRead(context: IPollFunctions, { path, query }: Pick<ListRequest, 'path' | 'query'>, read: ReadRecord[], since: number): Promise<number> {
+async function changedWhileRead(
+	context: IPollFunctions,
+	{ path, query }: Pick<ListRequest, 'path' | 'query'>,
+	read: ReadRecord[],
+	since: number,
+): Promise<number> {
 	const readIn = new Map(read.map(([id, second]) => [id, second]));
 	let from = Infinity;
 	// Records no filter reaches were told of by the read itself.
-	const listing = listAll(context, { path, query, updated: { gte: since }, sortKey: 'updated_at', order: 'asc', onUnreadable: () => undefined });
+	const listing = listAll(context, {
+		path,
+		query,
+		updated: { gte: since },
+		sortKey: 'updated_at',
+		order: 'asc',
+		onUnreadable: () => undefined,
+	});
 	for await (const page of listing) {
 		for (const record of page) {
 			const before = readIn.get(Number(record.id));
-			if (before !== undefined && wootricSeconds(record.updated_at) !== before) from = Math.min(from, before);
+			if (before !== undefined && wootricSeconds(record.updated_at) !== before)
+				from = Math.min(from, before);
 		}
 	}
 	return from;
@@ -160,8 +272,9 @@ async function changedWhileRead(context: IPollFunctions, { path, query }: Pick<L
 
 /**
  * New responses held for their comment that reached Treat as Complete After without one: emitted as
- * they are, read in one listing of their created seconds (their updated_at did not move, so the updated
- * stream does not bring them). One no longer listed was deleted or invalidated, and is dropped.
+ * they are, read in one listing of their created seconds (their updated_at did not move, so the
+ * updated stream does not bring them). One no longer listed was deleted or invalidated, and is
+ * dropped.
  */
 async function emitTimedOut(
 	context: IPollFunctions,
@@ -173,8 +286,19 @@ async function emitTimedOut(
 	const due = [...waiting].filter(([, created]) => created <= createdBy);
 	if (due.length === 0) return;
 	// A loop, not Math.min(...): a spread of many thousand arguments overflows the stack.
-	const range = due.reduce((bounds, [, created]) => ({ gte: Math.min(bounds.gte, created), lte: Math.max(bounds.lte, created) }), { gte: Infinity, lte: -Infinity });
-	for await (const page of listAll(context, { ...listing, created: range, sortKey: 'created_at', order: 'asc' })) {
+	const range = due.reduce(
+		(bounds, [, created]) => ({
+			gte: Math.min(bounds.gte, created),
+			lte: Math.max(bounds.lte, created),
+		}),
+		{ gte: Infinity, lte: -Infinity },
+	);
+	for await (const page of listAll(context, {
+		...listing,
+		created: range,
+		sortKey: 'created_at',
+		order: 'asc',
+	})) {
 		for (const record of page) {
 			const created = waiting.get(Number(record.id));
 			if (created === undefined || created > createdBy) continue;
@@ -187,14 +311,30 @@ async function emitTimedOut(
 
 /** One request per distinct end user: email, external id and current properties on each item. */
 async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Found[]> {
-	const ids = [...new Set(found.map(({ record }) => Number(record.end_user_id)).filter((id) => Number.isInteger(id) && id > 0))];
+	const ids = [
+		...new Set(
+			found
+				.map(({ record }) => Number(record.end_user_id))
+				.filter((id) => Number.isInteger(id) && id > 0),
+		),
+	];
 	const profiles = new Map<number, IDataObject | null>();
 	for (const id of ids) {
 		try {
-			const user = await wootricRequest<IDataObject>(context, { method: 'GET', path: `/v1/end_users/${id}`, subject: `end user ${id}` });
-			profiles.set(id, { id: user.id, email: user.email, external_id: user.external_id, current_properties: user.properties });
+			const user = await wootricRequest<IDataObject>(context, {
+				method: 'GET',
+				path: `/v1/end_users/${id}`,
+				subject: `end user ${id}`,
+			});
+			profiles.set(id, {
+				id: user.id,
+				email: user.email,
+				external_id: user.external_id,
+				current_properties: user.properties,
+			});
 		} catch (error) {
-			// A user deleted since answering has no profile; anything else fails the poll, which is repeated.
+			// A user deleted since answering has no profile; anything else fails the poll, which is
+			// repeated.
 			if (!isNotFound(error)) throw new NodeApiError(context.getNode(), error as JsonObject);
 			profiles.set(id, null);
 		}
@@ -202,28 +342,67 @@ async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Fo
 	return found.map((entry) => {
 		const profile = profiles.get(Number(entry.record.end_user_id));
 		const atSurvey = (entry.record.end_user as IDataObject | undefined) ?? {};
-		return { ...entry, record: { ...entry.record, end_user: profile === undefined ? atSurvey : { ...atSurvey, ...(profile ?? { deleted: true }) } } };
+		return {
+			...entry,
+			record: {
+				...entry.record,
+				end_user:
+					profile === undefined ? atSurvey : { ...atSurvey, ...(profile ?? { deleted: true }) },
+			},
+		};
 	});
 }
 
 function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
-	return found.map(({ event, record }) => ({ json: { event, ...(settings.simplify ? simplifyRecord(record) : record) } }));
+	return found.map(({ event, record }) => ({
+		json: { event, ...(settings.simplify ? simplifyRecord(record) : record) },
+	}));
 }
 
-/** An item that tells of records no filter could reach, so the workflow (and its executions list) shows it. */
-function warningItem({ message, path, created, updated, read }: UnreadableRecords): INodeExecutionData {
-	const iso = (second?: number) => (second === undefined ? undefined : new Date(second * 1000).toISOString());
-	return { json: { event: 'warning', warning: message, path, created_at: iso(created), updated_at: iso(updated), records_read: read } };
+/**
+ * An item that tells of records no filter could reach, so the workflow (and its executions list)
+ * shows it.
+ */
+function warningItem({
+	message,
+	path,
+	created,
+	updated,
+	read,
+}: UnreadableRecords): INodeExecutionData {
+	const iso = (second?: number) =>
+		second === undefined ? undefined : new Date(second * 1000).toISOString();
+	return {
+		json: {
+			event: 'warning',
+			warning: message,
+			path,
+			created_at: iso(created),
+			updated_at: iso(updated),
+			records_read: read,
+		},
+	};
 }
 
 /** "Fetch Test Event": the newest matching record of each event, leaving the cursors alone. */
-async function sample(context: IPollFunctions, settings: TriggerSettings): Promise<INodeExecutionData[][] | null> {
+async function sample(
+	context: IPollFunctions,
+	settings: TriggerSettings,
+): Promise<INodeExecutionData[][] | null> {
 	let found: Found[] = [];
 	for (const event of settings.events) {
 		const { stream, field } = EVENTS[event];
 		const { path } = STREAMS[stream];
-		const matches = (record: IDataObject) => (event !== 'responseUpdated' || changedSinceCreated(record)) && matchesFilter(event, record, settings.filter);
-		const pages = listAll(context, { path, query: eventQuery(event, settings.filter), sortKey: `${field}_at`, order: 'desc', limit: SAMPLE_RECORDS });
+		const matches = (record: IDataObject) =>
+			(event !== 'responseUpdated' || changedSinceCreated(record)) &&
+			matchesFilter(event, record, settings.filter);
+		const pages = listAll(context, {
+			path,
+			query: eventQuery(event, settings.filter),
+			sortKey: `${field}_at`,
+			order: 'desc',
+			limit: SAMPLE_RECORDS,
+		});
 		for await (const page of pages) {
 			const match = page.find(matches);
 			if (match) {
@@ -240,7 +419,12 @@ async function sample(context: IPollFunctions, settings: TriggerSettings): Promi
 /** The service's time now (its Date header), from the smallest request the endpoint answers. */
 async function serviceTime(context: IPollFunctions, path: string): Promise<number> {
 	let answeredAt: number | undefined;
-	await wootricRequest(context, { method: 'GET', path, query: { page: 1, per_page: 1 }, onServiceTime: (second) => (answeredAt = second) });
+	await wootricRequest(context, {
+		method: 'GET',
+		path,
+		query: { page: 1, per_page: 1 },
+		onServiceTime: (second) => (answeredAt = second),
+	});
 	return answeredAt ?? Math.floor(Date.now() / 1000);
 }
 
@@ -249,36 +433,46 @@ async function serviceTime(context: IPollFunctions, path: string): Promise<numbe
  * updated_at): carried on from its oldest second, the records it had read recognised by id.
  */
 function carriedOver(state: IDataObject, stream: Stream): StreamCursor | undefined {
-	const old = STREAMS[stream].events.map((event) => state[event] as { since?: unknown; seen?: unknown } | undefined);
-	const cursors = old.filter((cursor) => typeof cursor?.since === 'number' && Array.isArray(cursor.seen)) as Array<{ since: number; seen: Array<[number, number, string?]> }>;
+	const old = STREAMS[stream].events.map(
+		(event) => state[event] as { since?: unknown; seen?: unknown } | undefined,
+	);
+	const cursors = old.filter(
+		(cursor) => typeof cursor?.since === 'number' && Array.isArray(cursor.seen),
+	) as Array<{ since: number; seen: Array<[number, number, string?]> }>;
 	if (cursors.length === 0) return undefined;
 	const cursor = startCursor(Math.min(...cursors.map(({ since }) => since)));
-	cursor.recent = cursors.flatMap(({ seen }) => seen.map(([id, second, version]): ReadRecord => [id, second, version ?? '']));
+	cursor.recent = cursors.flatMap(({ seen }) =>
+		seen.map(([id, second, version]): ReadRecord => [id, second, version ?? '']),
+	);
 	return cursor;
 }
 
 /**
- * New responses, changed responses and new declines since the last poll, oldest first, each once. The
- * cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows the error)
- * and the next poll repeats it.
+ * New responses, changed responses and new declines since the last poll, oldest first, each once.
+ * The cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows
+ * the error) and the next poll repeats it.
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = readSettings(context);
 	if (context.getMode() === 'manual') return await sample(context, settings);
 
 	const state = context.getWorkflowStaticData('node');
-	const budget = typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
+	const budget =
+		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
 	const deadline = Date.now() + budget * 0.8;
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
 	const streams = [...new Set(settings.events.map((event) => EVENTS[event].stream))];
-	// The endpoints are read at the same time (each its own rate limit); every read is let finish before a
-	// failure fails the poll, so no request outlives it.
+	// The endpoints are read at the same time (each its own rate limit); every read is let finish
+	// before a failure fails the poll, so no request outlives it.
 	const reads = await Promise.allSettled(
 		streams.map(async (stream) => {
 			const stored = state[stream];
-			const cursor = isStreamCursor(stored) ? stored : (carriedOver(state, stream) ?? (settings.startFrom === undefined ? undefined : startCursor(settings.startFrom)));
+			const cursor = isStreamCursor(stored)
+				? stored
+				: (carriedOver(state, stream) ??
+					(settings.startFrom === undefined ? undefined : startCursor(settings.startFrom)));
 			if (!cursor) {
 				// First poll: start from the service's now rather than flood the workflow with history.
 				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
@@ -292,7 +486,12 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	);
 	const failed = reads.find((read) => read.status === 'rejected');
 	if (failed) throw failed.reason;
-	found.sort((a, b) => a.second - b.second || a.event.localeCompare(b.event) || Number(a.record.id) - Number(b.record.id));
+	found.sort(
+		(a, b) =>
+			a.second - b.second ||
+			a.event.localeCompare(b.event) ||
+			Number(a.record.id) - Number(b.record.id),
+	);
 	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
 
 	for (const event of Object.keys(EVENTS)) delete state[event];

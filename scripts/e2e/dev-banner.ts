@@ -9,14 +9,22 @@ export interface DevBannerFacts {
 	endUsers: Array<Pick<EndUser, 'id' | 'email' | 'externalId'>>;
 	ticketsUrl: string;
 	n8nLogFile: string;
-	/** Where n8n's data stays between runs (N8N_DEV_FOLDER), or undefined when it is thrown away on Ctrl+C. */
+	/**
+	 * Where n8n's data stays between runs (N8N_DEV_FOLDER), or undefined when it is thrown away on
+	 * Ctrl+C.
+	 */
 	keptFolder?: string;
 }
 
-/** What `npm run dev` prints once everything runs: where to log in, what the sandbox holds, what to try first. */
+/**
+ * What `npm run dev` prints once everything runs: where to log in, what the sandbox holds, what to
+ * try first.
+ */
 export function devBanner(facts: DevBannerFacts): string {
 	const { sandbox } = facts;
-	const endUsers = facts.endUsers.map((user) => `    ${String(user.id).padEnd(8)} ${user.email.padEnd(24)} ${user.externalId ?? ''}`.trimEnd());
+	const endUsers = facts.endUsers.map((user) =>
+		`    ${String(user.id).padEnd(8)} ${user.email.padEnd(24)} ${user.externalId ?? ''}`.trimEnd(),
+	);
 	const keeping = facts.keptFolder
 		? `n8n's workflows, executions and settings are kept in ${facts.keptFolder} for the next run.`
 		: "n8n's workflows and executions are thrown away on Ctrl+C; to keep them, run it as N8N_DEV_FOLDER=<folder> npm run dev.";

@@ -1,10 +1,10 @@
 /**
- * `npm run dev`: the whole demo on this machine, no Wootric account needed. Starts the seeded fake Wootric
- * API (the sandbox), a tiny ticket endpoint, and a real n8n with this package installed, a ready
- * "Wootric sandbox" credential and the example workflows; prints the editor URL and login; stops
- * everything on Ctrl+C. Ports: SANDBOX_PORT (4010), TICKET_PORT (4020), N8N_DEV_PORT (5678).
- * n8n's data is thrown away on Ctrl+C, unless N8N_DEV_FOLDER names a folder to keep it in: a later run
- * with the same folder keeps its workflows (the examples are imported only into a new one).
+ * `npm run dev`: the whole demo on this machine, no Wootric account needed. Starts the seeded fake
+ * Wootric API (the sandbox), a tiny ticket endpoint, and a real n8n with this package installed, a
+ * ready "Wootric sandbox" credential and the example workflows; prints the editor URL and login;
+ * stops everything on Ctrl+C. Ports: SANDBOX_PORT (4010), TICKET_PORT (4020), N8N_DEV_PORT (5678).
+ * n8n's data is thrown away on Ctrl+C, unless N8N_DEV_FOLDER names a folder to keep it in: a later
+ * run with the same folder keeps its workflows (the examples are imported only into a new one).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -29,7 +29,9 @@ async function main(): Promise<void> {
 	const firstRun = !existsSync(join(workFolder, N8N_DATABASE_FILE));
 	const sandbox = await new FakeWootric().listen(port('SANDBOX_PORT', 4010));
 	seedDemoData(sandbox.store, sandbox.account);
-	const tickets = await new TicketServer((ticket) => say(`ticket #${ticket.id} opened: ${JSON.stringify(ticket.fields)}`)).listen(port('TICKET_PORT', 4020));
+	const tickets = await new TicketServer((ticket) =>
+		say(`ticket #${ticket.id} opened: ${JSON.stringify(ticket.fields)}`),
+	).listen(port('TICKET_PORT', 4020));
 	let demo: N8nWithPackage | undefined;
 
 	let stopping = false;
@@ -56,7 +58,9 @@ async function main(): Promise<void> {
 			log: say,
 		});
 	} catch (error) {
-		console.error(`[dev] Could not start the demo: ${error instanceof Error ? error.message : String(error)}`);
+		console.error(
+			`[dev] Could not start the demo: ${error instanceof Error ? error.message : String(error)}`,
+		);
 		await stop(1);
 		return;
 	}
@@ -65,7 +69,9 @@ async function main(): Promise<void> {
 	process.on('exit', () => n8n.kill('SIGKILL'));
 	void n8n.whenExited().then((reason) => {
 		if (stopping) return;
-		console.error(`[dev] n8n stopped unexpectedly (${reason}). Its log ends with:\n${n8n.logTail()}`);
+		console.error(
+			`[dev] n8n stopped unexpectedly (${reason}). Its log ends with:\n${n8n.logTail()}`,
+		);
 		void stop(1);
 	});
 

@@ -22,8 +22,8 @@ export interface N8nInstanceOptions {
 	/** Extra environment, e.g. GENERIC_TIMEZONE. */
 	env?: Record<string, string>;
 	/**
-	 * `n8n start` (default), or `n8n worker` of queue mode: it runs executions taken from the queue and
-	 * serves only its health check, on `port`.
+	 * `n8n start` (default), or `n8n worker` of queue mode: it runs executions taken from the queue
+	 * and serves only its health check, on `port`.
 	 */
 	role?: 'main' | 'worker';
 }
@@ -31,19 +31,26 @@ export interface N8nInstanceOptions {
 /** What `n8n execute --rawOutput` prints after its log lines: the execution, as n8n's IRun. */
 export interface CliExecution {
 	status: string;
-	data: { resultData: { runData: Record<string, NodeRun[]>; error?: { message: string; description?: string; httpCode?: string; node?: { name: string } } } };
+	data: {
+		resultData: {
+			runData: Record<string, NodeRun[]>;
+			error?: { message: string; description?: string; httpCode?: string; node?: { name: string } };
+		};
+	};
 }
 
 export interface NodeRun {
 	executionStatus?: string;
-	data?: { main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, unknown> }> | null> };
+	data?: {
+		main: Array<Array<{ json: Record<string, unknown>; binary?: Record<string, unknown> }> | null>;
+	};
 	error?: { message: string; description?: string };
 }
 
 /**
- * One n8n: its environment (headless, 127.0.0.1 only, no outbound calls, an owner from env), its CLI
- * commands, and `n8n start` as a child process stopped by PID. Everything it prints goes to n8n.log in
- * the user folder, whose tail error messages show.
+ * One n8n: its environment (headless, 127.0.0.1 only, no outbound calls, an owner from env), its
+ * CLI commands, and `n8n start` as a child process stopped by PID. Everything it prints goes to
+ * n8n.log in the user folder, whose tail error messages show.
  */
 export class N8nInstance {
 	readonly baseUrl: string;
@@ -67,7 +74,10 @@ export class N8nInstance {
 		return this.server?.pid;
 	}
 
-	/** The environment of every n8n process; `brokerPort` must differ per process (each starts a task broker). */
+	/**
+	 * The environment of every n8n process; `brokerPort` must differ per process (each starts a task
+	 * broker).
+	 */
 	private environment(brokerPort: number): NodeJS.ProcessEnv {
 		const { runtime, userFolder, port, owner } = this.options;
 		return {
@@ -86,7 +96,8 @@ export class N8nInstance {
 			N8N_SECURE_COOKIE: 'false',
 			N8N_RUNNERS_BROKER_LISTEN_ADDRESS: '127.0.0.1',
 			N8N_RUNNERS_BROKER_PORT: String(brokerPort),
-			// No outbound calls: telemetry, version checks, templates, banners, AI, license renewal, MCP registry.
+			// No outbound calls: telemetry, version checks, templates, banners, AI, license renewal, MCP
+			// registry.
 			N8N_DIAGNOSTICS_ENABLED: 'false',
 			N8N_PERSONALIZATION_ENABLED: 'false',
 			N8N_VERSION_NOTIFICATIONS_ENABLED: 'false',
@@ -99,7 +110,8 @@ export class N8nInstance {
 			N8N_LICENSE_AUTO_RENEW_ENABLED: 'false',
 			// n8n 1.x has no such module, and refuses to start when told to disable one it does not know.
 			...(isN8n1(runtime) ? {} : { N8N_DISABLED_MODULES: 'mcp-registry' }),
-			// The package is installed by hand in .n8n/nodes: never fetch or reinstall packages from a registry.
+			// The package is installed by hand in .n8n/nodes: never fetch or reinstall packages from a
+			// registry.
 			N8N_REINSTALL_MISSING_PACKAGES: 'false',
 			N8N_VERIFIED_PACKAGES_ENABLED: 'false',
 			N8N_UNVERIFIED_PACKAGES_ENABLED: 'true',
@@ -109,7 +121,11 @@ export class N8nInstance {
 			N8N_GRACEFUL_SHUTDOWN_TIMEOUT: '10',
 			N8N_LOG_LEVEL: 'info',
 			...(this.options.role === 'worker'
-				? { QUEUE_HEALTH_CHECK_ACTIVE: 'true', QUEUE_HEALTH_CHECK_PORT: String(port), N8N_WORKER_SERVER_ADDRESS: '127.0.0.1' }
+				? {
+						QUEUE_HEALTH_CHECK_ACTIVE: 'true',
+						QUEUE_HEALTH_CHECK_PORT: String(port),
+						N8N_WORKER_SERVER_ADDRESS: '127.0.0.1',
+					}
 				: {}),
 			NODE_OPTIONS: `--require "${OUTBOUND_GUARD}"`,
 			OUTBOUND_GUARD_LOG: this.outboundLogFile,
@@ -117,7 +133,10 @@ export class N8nInstance {
 		};
 	}
 
-	/** Runs an n8n CLI command (`import:workflow`, `execute`, …) to completion against this user folder. */
+	/**
+	 * Runs an n8n CLI command (`import:workflow`, `execute`, …) to completion against this user
+	 * folder.
+	 */
 	async cli(args: string[], timeoutMs = 90_000) {
 		return await runCommand(this.options.runtime.node, [this.options.runtime.n8nCli, ...args], {
 			cwd: this.options.userFolder,
@@ -135,8 +154,9 @@ export class N8nInstance {
 	}
 
 	/**
-	 * `n8n execute --id=<id> --rawOutput`: runs the workflow from its Manual Trigger in a separate n8n process
-	 * and returns the execution. A failed run throws a CliExecutionError with n8n's error message.
+	 * `n8n execute --id=<id> --rawOutput`: runs the workflow from its Manual Trigger in a separate
+	 * n8n process and returns the execution. A failed run throws a CliExecutionError with n8n's error
+	 * message.
 	 */
 	async execute(workflowId: string): Promise<CliExecution> {
 		const command = `n8n execute --id=${workflowId}`;
@@ -154,7 +174,10 @@ export class N8nInstance {
 		return execution;
 	}
 
-	/** Starts `n8n start` (or `n8n worker`) in its own process group (so its task runner stops with it) and waits until it serves. */
+	/**
+	 * Starts `n8n start` (or `n8n worker`) in its own process group (so its task runner stops with
+	 * it) and waits until it serves.
+	 */
 	async start(timeoutMs = 120_000): Promise<void> {
 		const log = openSync(this.logFile, 'a');
 		const command = this.options.role === 'worker' ? ['worker', '--concurrency=10'] : ['start'];
@@ -168,9 +191,14 @@ export class N8nInstance {
 		this.server = server;
 		server.once('error', (error) => (exited = `could not start: ${error.message}`));
 		let exited: string | undefined;
-		this.exitReason = new Promise((resolve) => server.once('exit', (code, signal) => resolve((exited = signal ?? `exit code ${code}`))));
+		this.exitReason = new Promise((resolve) =>
+			server.once('exit', (code, signal) => resolve((exited = signal ?? `exit code ${code}`))),
+		);
 		// n8n 1.x says it is ready before its REST API is mounted: a main waits for that too.
-		const readinessPaths = this.options.role === 'worker' ? ['/healthz/readiness'] : ['/healthz/readiness', '/rest/settings'];
+		const readinessPaths =
+			this.options.role === 'worker'
+				? ['/healthz/readiness']
+				: ['/healthz/readiness', '/rest/settings'];
 		await waitFor(
 			`n8n to be ready on ${this.baseUrl}`,
 			async () => {
@@ -181,7 +209,11 @@ export class N8nInstance {
 				}
 				return true;
 			},
-			{ timeoutMs, intervalMs: 300, describe: () => `${exited ? `n8n exited (${exited}). ` : ''}Log tail:\n${this.logTail()}` },
+			{
+				timeoutMs,
+				intervalMs: 300,
+				describe: () => `${exited ? `n8n exited (${exited}). ` : ''}Log tail:\n${this.logTail()}`,
+			},
 		).catch((error: Error) => {
 			this.kill('SIGKILL');
 			throw error;
@@ -194,7 +226,10 @@ export class N8nInstance {
 		return await this.exitReason;
 	}
 
-	/** Stops n8n and its task runner (SIGTERM to the process group, SIGKILL after `graceMs`), and waits for the exit. */
+	/**
+	 * Stops n8n and its task runner (SIGTERM to the process group, SIGKILL after `graceMs`), and
+	 * waits for the exit.
+	 */
 	async stop(graceMs = 15_000): Promise<void> {
 		const server = this.server;
 		if (!server || server.exitCode !== null || server.signalCode !== null) return;
@@ -205,9 +240,11 @@ export class N8nInstance {
 		await exit;
 		clearTimeout(forceKill);
 		// The task runner is in the same group and may outlive n8n by a moment.
-		await waitFor('the n8n process group to end', () => (processGroupAlive(server.pid!) ? undefined : true), { timeoutMs: graceMs }).catch(() =>
-			this.kill('SIGKILL'),
-		);
+		await waitFor(
+			'the n8n process group to end',
+			() => (processGroupAlive(server.pid!) ? undefined : true),
+			{ timeoutMs: graceMs },
+		).catch(() => this.kill('SIGKILL'));
 	}
 
 	/** Signals n8n's process group by its id (the group n8n was started in), never by name. */
@@ -222,7 +259,9 @@ export class N8nInstance {
 	}
 
 	logTail(lines = 60): string {
-		return existsSync(this.logFile) ? tail(readFileSync(this.logFile, 'utf8'), lines) : '(no n8n log yet)';
+		return existsSync(this.logFile)
+			? tail(readFileSync(this.logFile, 'utf8'), lines)
+			: '(no n8n log yet)';
 	}
 
 	/** Connections n8n made to hosts other than this machine (empty when none). */
@@ -235,20 +274,24 @@ export class N8nInstance {
 	}
 }
 
-/** A run that `n8n execute` reported as failed: its message is n8n's error message and description. */
+/**
+ * A run that `n8n execute` reported as failed: its message is n8n's error message and description.
+ */
 export class CliExecutionError extends Error {
 	constructor(
 		command: string,
 		readonly execution: CliExecution,
 	) {
 		const error = execution.data.resultData.error;
-		super(`${command} failed: ${error?.message ?? 'no error message'}${error?.description ? `\n${error.description}` : ''}`);
+		super(
+			`${command} failed: ${error?.message ?? 'no error message'}${error?.description ? `\n${error.description}` : ''}`,
+		);
 	}
 }
 
 /**
- * The execution `n8n execute` prints between its log lines: pretty-printed JSON from a line that is "{"
- * to the next line that is "}" (log lines may come before and after it).
+ * The execution `n8n execute` prints between its log lines: pretty-printed JSON from a line that is
+ * "{" to the next line that is "}" (log lines may come before and after it).
  */
 function printedExecution(stdout: string): CliExecution | undefined {
 	const match = /^\{\n[\s\S]*?\n\}$/m.exec(stdout);

@@ -5,7 +5,12 @@ import { N8nInstance } from './n8n-instance';
 import { installAsCommunityPackage, packThisPackage } from './package-tarball';
 import { N8nRestClient } from './rest-client';
 import { bcryptHash, isN8n1, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
-import { writeSandboxCredential, writeWorkflowsForImport, type SandboxLogin, type WorkflowFile } from './workflow-files';
+import {
+	writeSandboxCredential,
+	writeWorkflowsForImport,
+	type SandboxLogin,
+	type WorkflowFile,
+} from './workflow-files';
 
 /** n8n's SQLite database inside a work folder: there once n8n has run in it. */
 export const N8N_DATABASE_FILE = join('n8n-user', '.n8n', 'database.sqlite');
@@ -15,7 +20,9 @@ export const PACKAGE_NODE_TYPES = ['n8n-nodes-wootric.wootric', 'n8n-nodes-wootr
 export const PACKAGE_CREDENTIAL_TYPES = ['wootricApi'];
 
 export interface N8nWithPackageOptions {
-	/** A fresh folder for this run: the tarball, the n8n user folder and the import files go in it. */
+	/**
+	 * A fresh folder for this run: the tarball, the n8n user folder and the import files go in it.
+	 */
 	workFolder: string;
 	port: number;
 	owner: { email: string; password: string };
@@ -40,13 +47,16 @@ export interface N8nWithPackage {
 }
 
 /**
- * A real n8n with this package installed the way users install it: provision Node 24 + n8n (cached), pack
- * a fresh build, install the tarball into a fresh user folder's .n8n/nodes, import the sandbox credential
- * and the workflows with n8n's CLI, start n8n headless on 127.0.0.1 and log in as the owner.
+ * A real n8n with this package installed the way users install it: provision Node 24 + n8n
+ * (cached), pack a fresh build, install the tarball into a fresh user folder's .n8n/nodes, import
+ * the sandbox credential and the workflows with n8n's CLI, start n8n headless on 127.0.0.1 and log
+ * in as the owner.
  */
 export async function startN8nWithPackage(options: N8nWithPackageOptions): Promise<N8nWithPackage> {
 	const log = options.log ?? (() => {});
-	log(`Provisioning Node 24 and n8n ${process.env.E2E_N8N_VERSION ?? '(the pinned version)'} (cached after the first run, about 5 minutes cold)…`);
+	log(
+		`Provisioning Node 24 and n8n ${process.env.E2E_N8N_VERSION ?? '(the pinned version)'} (cached after the first run, about 5 minutes cold)…`,
+	);
 	const runtime = await provisionRuntime(log);
 	log(`n8n ${runtime.n8nVersion}`);
 
@@ -64,25 +74,36 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 		owner: { ...options.owner, passwordHash: await bcryptHash(runtime, options.owner.password) },
 		env: options.env,
 	});
-	log(`Importing the sandbox credential${options.workflows.length > 0 ? ' and the workflows' : ''}…`);
+	log(
+		`Importing the sandbox credential${options.workflows.length > 0 ? ' and the workflows' : ''}…`,
+	);
 	const credentialFile = join(options.workFolder, 'credentials.json');
 	writeSandboxCredential(credentialFile, options.wootric.baseUrl, options.wootric.login);
 	await n8n.importCredentials(credentialFile);
 	if (options.workflows.length > 0) {
 		const workflowFolder = join(options.workFolder, 'workflows');
-		writeWorkflowsForImport(options.workflows, workflowFolder, { ticketUrl: options.ticketUrl, adapt: options.adaptWorkflow });
+		writeWorkflowsForImport(options.workflows, workflowFolder, {
+			ticketUrl: options.ticketUrl,
+			adapt: options.adaptWorkflow,
+		});
 		await n8n.importWorkflows(workflowFolder);
 	}
 
 	log(`Starting n8n on ${n8n.baseUrl}…`);
 	await n8n.start();
 	try {
-		const rest = new N8nRestClient(n8n.baseUrl, requireFromN8n<{ parse: (text: string) => unknown }>(runtime, 'flatted').parse);
+		const rest = new N8nRestClient(
+			n8n.baseUrl,
+			requireFromN8n<{ parse: (text: string) => unknown }>(runtime, 'flatted').parse,
+		);
 		if (isN8n1(runtime)) await rest.setUpOwnerOnce(options.owner);
 		await rest.login(options.owner.email, options.owner.password);
 		const nodeTypes = await rest.nodeTypeNames();
 		const missing = PACKAGE_NODE_TYPES.filter((type) => !nodeTypes.includes(type));
-		if (missing.length > 0) throw new Error(`n8n started but did not load ${missing.join(', ')} from the installed package.\nn8n log:\n${n8n.logTail()}`);
+		if (missing.length > 0)
+			throw new Error(
+				`n8n started but did not load ${missing.join(', ')} from the installed package.\nn8n log:\n${n8n.logTail()}`,
+			);
 		return { runtime, n8n, rest, packageFolder, tarball };
 	} catch (error) {
 		await n8n.stop();

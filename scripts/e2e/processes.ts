@@ -13,10 +13,10 @@ export function tail(text: string, lines = 40): string {
 }
 
 /**
- * Runs a command to completion and returns its output; a non-zero exit throws an error that shows the
- * command and the tail of what it printed. Async (not execFileSync), so jest's timeouts keep working.
- * With `timeoutMs` the command runs in its own process group, which is killed (by its id) when time is up,
- * children included: nothing outlives a hung command.
+ * Runs a command to completion and returns its output; a non-zero exit throws an error that shows
+ * the command and the tail of what it printed. Async (not execFileSync), so jest's timeouts keep
+ * working. With `timeoutMs` the command runs in its own process group, which is killed (by its id)
+ * when time is up, children included: nothing outlives a hung command.
  */
 export async function runCommand(
 	command: string,
@@ -24,7 +24,11 @@ export async function runCommand(
 	options: SpawnOptions & { onStderrLine?: (line: string) => void; timeoutMs?: number } = {},
 ): Promise<CommandResult> {
 	const { onStderrLine, timeoutMs, ...spawnOptions } = options;
-	const child = spawn(command, args, { ...spawnOptions, stdio: ['ignore', 'pipe', 'pipe'], detached: timeoutMs !== undefined });
+	const child = spawn(command, args, {
+		...spawnOptions,
+		stdio: ['ignore', 'pipe', 'pipe'],
+		detached: timeoutMs !== undefined,
+	});
 	let timedOut = false;
 	const timer =
 		timeoutMs === undefined
@@ -52,8 +56,12 @@ export async function runCommand(
 	const [code, signal] = (await once(child, 'close')) as [number | null, NodeJS.Signals | null];
 	clearTimeout(timer);
 	if (code !== 0) {
-		const why = timedOut ? `killed after ${Math.round(timeoutMs! / 1000)} s` : (signal ?? `exit code ${code}`);
-		const error = new Error(`\`${[command, ...args].join(' ')}\` failed (${why}):\n${tail(`${stdout}\n${stderr}`)}`) as Error & CommandResult;
+		const why = timedOut
+			? `killed after ${Math.round(timeoutMs! / 1000)} s`
+			: (signal ?? `exit code ${code}`);
+		const error = new Error(
+			`\`${[command, ...args].join(' ')}\` failed (${why}):\n${tail(`${stdout}\n${stderr}`)}`,
+		) as Error & CommandResult;
 		error.stdout = stdout;
 		error.stderr = stderr;
 		throw error;
@@ -73,11 +81,12 @@ export async function freePort(): Promise<number> {
 	return port;
 }
 
-export const delay = (milliseconds: number) => new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
+export const delay = (milliseconds: number) =>
+	new Promise<void>((resolve) => setTimeout(resolve, milliseconds));
 
 /**
- * Calls `probe` until it returns a value other than undefined, or throws when `timeoutMs` has passed
- * (the message says what was awaited and, from `describe`, what was seen last).
+ * Calls `probe` until it returns a value other than undefined, or throws when `timeoutMs` has
+ * passed (the message says what was awaited and, from `describe`, what was seen last).
  */
 export async function waitFor<T>(
 	what: string,
@@ -94,8 +103,14 @@ export async function waitFor<T>(
 			lastError = error;
 		}
 		if (Date.now() > deadline) {
-			const seen = options.describe ? `\n${options.describe()}` : lastError ? `\nLast error: ${String(lastError)}` : '';
-			throw new Error(`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${what}.${seen}`);
+			const seen = options.describe
+				? `\n${options.describe()}`
+				: lastError
+					? `\nLast error: ${String(lastError)}`
+					: '';
+			throw new Error(
+				`Timed out after ${Math.round(options.timeoutMs / 1000)} s waiting for ${what}.${seen}`,
+			);
 		}
 		await delay(options.intervalMs ?? 250);
 	}

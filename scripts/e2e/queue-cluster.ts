@@ -2,7 +2,11 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8nInstance } from './n8n-instance';
-import { startN8nWithPackage, type N8nWithPackage, type N8nWithPackageOptions } from './n8n-with-package';
+import {
+	startN8nWithPackage,
+	type N8nWithPackage,
+	type N8nWithPackageOptions,
+} from './n8n-with-package';
 import { installAsCommunityPackage } from './package-tarball';
 import { freePort } from './processes';
 import { startQueueServices, type QueueServices } from './queue-services';
@@ -15,12 +19,14 @@ export interface QueueCluster extends N8nWithPackage {
 }
 
 /**
- * n8n's queue mode as a team runs it at scale, on this machine: PostgreSQL and Redis (queue-services), one
- * main (`n8n start`: editor, REST, webhooks, triggers and pollers) and `workers` workers (`n8n worker`: the
- * executions), each process with its own user folder and this package installed there as a community
- * package, all with the same encryption key.
+ * n8n's queue mode as a team runs it at scale, on this machine: PostgreSQL and Redis
+ * (queue-services), one main (`n8n start`: editor, REST, webhooks, triggers and pollers) and
+ * `workers` workers (`n8n worker`: the executions), each process with its own user folder and this
+ * package installed there as a community package, all with the same encryption key.
  */
-export async function startQueueCluster(options: N8nWithPackageOptions & { workers: number }): Promise<QueueCluster> {
+export async function startQueueCluster(
+	options: N8nWithPackageOptions & { workers: number },
+): Promise<QueueCluster> {
 	const log = options.log ?? (() => {});
 	const services = await startQueueServices(join(options.workFolder, 'services'), log);
 	const workers: N8nInstance[] = [];
@@ -36,7 +42,14 @@ export async function startQueueCluster(options: N8nWithPackageOptions & { worke
 			const userFolder = join(options.workFolder, `worker-${index}`);
 			mkdirSync(userFolder, { recursive: true });
 			await installAsCommunityPackage(main.runtime, userFolder, main.tarball);
-			const worker = new N8nInstance({ runtime: main.runtime, userFolder, port: await freePort(), owner: main.n8n.owner, env: { ...services.env, ...options.env }, role: 'worker' });
+			const worker = new N8nInstance({
+				runtime: main.runtime,
+				userFolder,
+				port: await freePort(),
+				owner: main.n8n.owner,
+				env: { ...services.env, ...options.env },
+				role: 'worker',
+			});
 			workers.push(worker);
 			log(`Starting worker ${index} (health check on ${worker.baseUrl})…`);
 			await worker.start();

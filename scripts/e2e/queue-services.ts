@@ -1,13 +1,23 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { once } from 'node:events';
-import { chownSync, closeSync, mkdirSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import {
+	chownSync,
+	closeSync,
+	mkdirSync,
+	mkdtempSync,
+	openSync,
+	readFileSync,
+	rmSync,
+} from 'node:fs';
 import { tmpdir, userInfo } from 'node:os';
 import { join } from 'node:path';
 
 import { REPO_ROOT } from './paths';
 import { freePort, runCommand, tail, waitFor } from './processes';
 
-/** How n8n reaches the database and the queue: the environment of every n8n process in queue mode. */
+/**
+ * How n8n reaches the database and the queue: the environment of every n8n process in queue mode.
+ */
 export interface QueueServices {
 	env: Record<string, string>;
 	/** Stops both servers (also when a test failed); safe to call twice. */
@@ -30,7 +40,9 @@ class OwnedServer {
 		return this.child.exitCode === null && this.child.signalCode === null;
 	}
 
-	/** A signal to the whole group (runuser and the server it started, and the server's own children). */
+	/**
+	 * A signal to the whole group (runuser and the server it started, and the server's own children).
+	 */
 	signal(signal: NodeJS.Signals): void {
 		try {
 			process.kill(-this.child.pid!, signal);
@@ -59,28 +71,43 @@ function startServer(name: string, command: string, args: string[], logFile: str
 	return new OwnedServer(name, child, logFile);
 }
 
-/** PostgreSQL refuses to run as root: then its programs run as the `postgres` user the package made. */
+/**
+ * PostgreSQL refuses to run as root: then its programs run as the `postgres` user the package made.
+ */
 function asServerUser(program: string, args: string[]): [string, string[]] {
-	return userInfo().uid === 0 ? ['runuser', ['-u', 'postgres', '--', program, ...args]] : [program, args];
+	return userInfo().uid === 0
+		? ['runuser', ['-u', 'postgres', '--', program, ...args]]
+		: [program, args];
 }
 
 /**
- * A PostgreSQL and a Redis server for n8n's queue mode, from Debian's packages (installed when missing), as
- * processes of this run: in `folder`, listening on 127.0.0.1 at free ports, stopped by `stop()`.
+ * A PostgreSQL and a Redis server for n8n's queue mode, from Debian's packages (installed when
+ * missing), as processes of this run: in `folder`, listening on 127.0.0.1 at free ports, stopped by
+ * `stop()`.
  */
-export async function startQueueServices(folder: string, log: (line: string) => void = () => {}): Promise<QueueServices> {
-	const { stdout } = await runCommand('bash', [join(REPO_ROOT, 'scripts', 'e2e', 'queue-services.sh')], { timeoutMs: 600_000 });
+export async function startQueueServices(
+	folder: string,
+	log: (line: string) => void = () => {},
+): Promise<QueueServices> {
+	const { stdout } = await runCommand(
+		'bash',
+		[join(REPO_ROOT, 'scripts', 'e2e', 'queue-services.sh')],
+		{ timeoutMs: 600_000 },
+	);
 	const pgBin = stdout.trim();
 	const servers: OwnedServer[] = [];
 	const cleanUp: Array<() => void> = [];
 	const stop = async () => {
 		// PostgreSQL's fast shutdown is SIGINT; Redis saves nothing (--save '') and stops on SIGTERM.
-		await Promise.all(servers.map((server) => server.stop(server.name === 'postgres' ? 'SIGINT' : 'SIGTERM')));
+		await Promise.all(
+			servers.map((server) => server.stop(server.name === 'postgres' ? 'SIGINT' : 'SIGTERM')),
+		);
 		for (const step of cleanUp.splice(0)) step();
 	};
 	try {
 		mkdirSync(folder, { recursive: true });
-		// A folder of its own in the temporary folder: the `postgres` user cannot enter the run's (mode 700).
+		// A folder of its own in the temporary folder: the `postgres` user cannot enter the run's (mode
+		// 700).
 		const dataFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-postgres-'));
 		cleanUp.push(() => rmSync(dataFolder, { recursive: true, force: true }));
 		if (userInfo().uid === 0) {
@@ -89,11 +116,35 @@ export async function startQueueServices(folder: string, log: (line: string) => 
 			chownSync(dataFolder, Number(ids.trim()), Number(group.trim()));
 		}
 		log(`PostgreSQL: initdb in ${dataFolder}`);
-		await runCommand(...asServerUser(join(pgBin, 'initdb'), ['-D', dataFolder, '-U', 'n8n', '-A', 'trust', '--no-sync']), { timeoutMs: 120_000 });
+		await runCommand(
+			...asServerUser(join(pgBin, 'initdb'), [
+				'-D',
+				dataFolder,
+				'-U',
+				'n8n',
+				'-A',
+				'trust',
+				'--no-sync',
+			]),
+			{ timeoutMs: 120_000 },
+		);
 		const pgPort = await freePort();
 		const postgres = startServer(
 			'postgres',
-			...asServerUser(join(pgBin, 'postgres'), ['-D', dataFolder, '-p', String(pgPort), '-c', 'listen_addresses=127.0.0.1', '-c', `unix_socket_directories=${dataFolder}`, '-c', 'fsync=off', '-c', 'max_connections=200']),
+			...asServerUser(join(pgBin, 'postgres'), [
+				'-D',
+				dataFolder,
+				'-p',
+				String(pgPort),
+				'-c',
+				'listen_addresses=127.0.0.1',
+				'-c',
+				`unix_socket_directories=${dataFolder}`,
+				'-c',
+				'fsync=off',
+				'-c',
+				'max_connections=200',
+			]),
 			join(folder, 'postgres.log'),
 		);
 		servers.push(postgres);
@@ -106,16 +157,46 @@ export async function startQueueServices(folder: string, log: (line: string) => 
 			},
 			{ timeoutMs: 60_000, describe: () => postgres.logTail() },
 		);
-		await runCommand(join(pgBin, 'createdb'), ['-h', '127.0.0.1', '-p', String(pgPort), '-U', 'n8n', 'n8n']);
+		await runCommand(join(pgBin, 'createdb'), [
+			'-h',
+			'127.0.0.1',
+			'-p',
+			String(pgPort),
+			'-U',
+			'n8n',
+			'n8n',
+		]);
 
 		const redisPort = await freePort();
-		const redis = startServer('redis', 'redis-server', ['--port', String(redisPort), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no', '--dir', folder], join(folder, 'redis.log'));
+		const redis = startServer(
+			'redis',
+			'redis-server',
+			[
+				'--port',
+				String(redisPort),
+				'--bind',
+				'127.0.0.1',
+				'--save',
+				'',
+				'--appendonly',
+				'no',
+				'--dir',
+				folder,
+			],
+			join(folder, 'redis.log'),
+		);
 		servers.push(redis);
 		await waitFor(
 			`Redis on 127.0.0.1:${redisPort}`,
 			async () => {
 				if (!redis.running) throw new Error('Redis exited');
-				const { stdout: pong } = await runCommand('redis-cli', ['-h', '127.0.0.1', '-p', String(redisPort), 'ping']);
+				const { stdout: pong } = await runCommand('redis-cli', [
+					'-h',
+					'127.0.0.1',
+					'-p',
+					String(redisPort),
+					'ping',
+				]);
 				return pong.trim() === 'PONG' ? true : undefined;
 			},
 			{ timeoutMs: 30_000, describe: () => redis.logTail() },

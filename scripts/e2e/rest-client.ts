@@ -1,6 +1,8 @@
 import { waitFor } from './processes';
 
-/** n8n ties a session to the browser that logged in: every request of a session sends the same id. */
+/**
+ * n8n ties a session to the browser that logged in: every request of a session sends the same id.
+ */
 const BROWSER_ID = 'n8n-nodes-wootric-e2e';
 
 export interface CredentialTestResult {
@@ -27,7 +29,15 @@ export interface RestExecution {
 	status: string;
 	finished: boolean;
 	mode: string;
-	data: { resultData: { runData: Record<string, Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>>; error?: { message: string } } };
+	data: {
+		resultData: {
+			runData: Record<
+				string,
+				Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+			>;
+			error?: { message: string };
+		};
+	};
 }
 
 export interface PublicationStatus {
@@ -46,9 +56,10 @@ export class N8nRestError extends Error {
 }
 
 /**
- * The editor's REST API (/rest), as the editor uses it: a session cookie from POST /rest/login and the
- * browser-id header. Routes as in n8n 2.40's controllers (auth, credentials, workflows, executions), with
- * what 1.123 lacks guarded where it is used (owner setup, manual runs, publication status).
+ * The editor's REST API (/rest), as the editor uses it: a session cookie from POST /rest/login and
+ * the browser-id header. Routes as in n8n 2.40's controllers (auth, credentials, workflows,
+ * executions), with what 1.123 lacks guarded where it is used (owner setup, manual runs,
+ * publication status).
  */
 export class N8nRestClient {
 	private cookie = '';
@@ -60,8 +71,13 @@ export class N8nRestClient {
 	) {}
 
 	async login(email: string, password: string): Promise<void> {
-		const response = await this.postWithoutSession('/rest/login', { emailOrLdapLoginId: email, password });
-		const authCookie = response.headers.getSetCookie().find((cookie) => cookie.startsWith('n8n-auth='));
+		const response = await this.postWithoutSession('/rest/login', {
+			emailOrLdapLoginId: email,
+			password,
+		});
+		const authCookie = response.headers
+			.getSetCookie()
+			.find((cookie) => cookie.startsWith('n8n-auth='));
 		if (!authCookie) throw new Error('POST /rest/login set no n8n-auth cookie');
 		this.cookie = authCookie.split(';')[0];
 	}
@@ -73,25 +89,38 @@ export class N8nRestClient {
 			headers: { 'content-type': 'application/json', 'browser-id': BROWSER_ID },
 			body: JSON.stringify(body),
 		});
-		if (!response.ok) throw new N8nRestError(response.status, await response.text(), `POST ${path}`);
+		if (!response.ok)
+			throw new N8nRestError(response.status, await response.text(), `POST ${path}`);
 		return response;
 	}
 
 	/**
-	 * n8n 1.x has no owner from the environment: the first visitor sets the owner up (POST /rest/owner/setup),
-	 * once per database. Does nothing when an owner exists already.
+	 * n8n 1.x has no owner from the environment: the first visitor sets the owner up (POST
+	 * /rest/owner/setup), once per database. Does nothing when an owner exists already.
 	 */
 	async setUpOwnerOnce(owner: { email: string; password: string }): Promise<void> {
-		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>('GET', '/rest/settings');
+		const settings = await this.request<{ userManagement: { showSetupOnFirstLoad?: boolean } }>(
+			'GET',
+			'/rest/settings',
+		);
 		if (!settings.userManagement.showSetupOnFirstLoad) return;
-		await this.postWithoutSession('/rest/owner/setup', { email: owner.email, firstName: 'Demo', lastName: 'Owner', password: owner.password });
+		await this.postWithoutSession('/rest/owner/setup', {
+			email: owner.email,
+			firstName: 'Demo',
+			lastName: 'Owner',
+			password: owner.password,
+		});
 	}
 
 	/** A request with the session; returns the body's `data` (n8n wraps every answer in it). */
 	async request<T>(method: string, path: string, body?: unknown): Promise<T> {
 		const response = await fetch(`${this.baseUrl}${path}`, {
 			method,
-			headers: { cookie: this.cookie, 'browser-id': BROWSER_ID, ...(body === undefined ? {} : { 'content-type': 'application/json' }) },
+			headers: {
+				cookie: this.cookie,
+				'browser-id': BROWSER_ID,
+				...(body === undefined ? {} : { 'content-type': 'application/json' }),
+			},
 			body: body === undefined ? undefined : JSON.stringify(body),
 		});
 		const text = await response.text();
@@ -134,31 +163,60 @@ export class N8nRestClient {
 		});
 	}
 
-	/** A stored credential as the editor's credential form gets it: secrets (and hidden fields) redacted. */
+	/**
+	 * A stored credential as the editor's credential form gets it: secrets (and hidden fields)
+	 * redacted.
+	 */
 	async credentialAsShown(id: string): Promise<CredentialToTest> {
-		const { name, type, data } = await this.request<CredentialToTest>('GET', `/rest/credentials/${id}?includeData=true`);
+		const { name, type, data } = await this.request<CredentialToTest>(
+			'GET',
+			`/rest/credentials/${id}?includeData=true`,
+		);
 		return { id, name, type, data };
 	}
 
 	/** The credential form's Save: what is still redacted keeps its stored value. */
 	async updateCredential(credential: CredentialToTest): Promise<void> {
-		await this.request('PATCH', `/rest/credentials/${credential.id}`, { name: credential.name, type: credential.type, data: credential.data });
-	}
-
-	/** The editor's "Test" button of a stored credential, with the data shown in the form (POST /rest/credentials/test). */
-	async testCredential(credential: CredentialToTest): Promise<CredentialTestResult> {
-		return await this.request<CredentialTestResult>('POST', '/rest/credentials/test', { credentials: credential });
-	}
-
-	/** Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event"); returns the execution id. */
-	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
-		// n8n 1.x runs the workflow the editor sends (workflowData); 2.x runs the stored one and drops that field.
-		const workflowData = await this.request<Record<string, unknown>>('GET', `/rest/workflows/${workflowId}`);
-		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>('POST', `/rest/workflows/${workflowId}/run`, {
-			workflowData,
-			triggerToStartFrom: { name: triggerName },
+		await this.request('PATCH', `/rest/credentials/${credential.id}`, {
+			name: credential.name,
+			type: credential.type,
+			data: credential.data,
 		});
-		if (!result.executionId) throw new Error(`Running ${workflowId} from "${triggerName}" started no execution: ${JSON.stringify(result)}`);
+	}
+
+	/**
+	 * The editor's "Test" button of a stored credential, with the data shown in the form (POST
+	 * /rest/credentials/test).
+	 */
+	async testCredential(credential: CredentialToTest): Promise<CredentialTestResult> {
+		return await this.request<CredentialTestResult>('POST', '/rest/credentials/test', {
+			credentials: credential,
+		});
+	}
+
+	/**
+	 * Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event");
+	 * returns the execution id.
+	 */
+	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+		// n8n 1.x runs the workflow the editor sends (workflowData); 2.x runs the stored one and drops
+		// that field.
+		const workflowData = await this.request<Record<string, unknown>>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
+		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
+			'POST',
+			`/rest/workflows/${workflowId}/run`,
+			{
+				workflowData,
+				triggerToStartFrom: { name: triggerName },
+			},
+		);
+		if (!result.executionId)
+			throw new Error(
+				`Running ${workflowId} from "${triggerName}" started no execution: ${JSON.stringify(result)}`,
+			);
 		return result.executionId;
 	}
 
@@ -167,7 +225,10 @@ export class N8nRestClient {
 		const raw = await waitFor(
 			`execution ${executionId} to end`,
 			async () => {
-				const execution = await this.request<Omit<RestExecution, 'data'> & { data: string }>('GET', `/rest/executions/${executionId}`);
+				const execution = await this.request<Omit<RestExecution, 'data'> & { data: string }>(
+					'GET',
+					`/rest/executions/${executionId}`,
+				);
 				return ['new', 'running', 'waiting'].includes(execution.status) ? undefined : execution;
 			},
 			{ timeoutMs, intervalMs: 300 },
@@ -176,29 +237,40 @@ export class N8nRestClient {
 	}
 
 	/**
-	 * Publishes (activates) the workflow's current version, as the editor's Publish button does in n8n 2.x, and
-	 * waits until its triggers are live: n8n 2.40 answers at once and activates through an outbox, so a
-	 * trigger that starts "from now" would otherwise start from a moment after the call returned.
+	 * Publishes (activates) the workflow's current version, as the editor's Publish button does in
+	 * n8n 2.x, and waits until its triggers are live: n8n 2.40 answers at once and activates through
+	 * an outbox, so a trigger that starts "from now" would otherwise start from a moment after the
+	 * call returned.
 	 */
 	async activate(workflowId: string, timeoutMs = 30_000): Promise<void> {
-		const { versionId } = await this.request<{ versionId: string }>('GET', `/rest/workflows/${workflowId}`);
+		const { versionId } = await this.request<{ versionId: string }>(
+			'GET',
+			`/rest/workflows/${workflowId}`,
+		);
 		await this.request('POST', `/rest/workflows/${workflowId}/activate`, { versionId });
 		if (!(await this.hasPublicationStatus(workflowId))) return;
 		const settled = await waitFor(
 			`workflow ${workflowId} to be published`,
 			async () => {
 				const publication = await this.publicationStatus(workflowId);
-				return publication.status === 'in_progress' || publication.status === 'not_published' ? undefined : publication;
+				return publication.status === 'in_progress' || publication.status === 'not_published'
+					? undefined
+					: publication;
 			},
 			{ timeoutMs, intervalMs: 200 },
 		);
 		if (settled.status !== 'published') {
 			const reasons = settled.triggers.map((trigger) => trigger.errorMessage).filter(Boolean);
-			throw new Error(`Publishing workflow ${workflowId} ended "${settled.status}": ${reasons.join('; ') || 'no error message'}`);
+			throw new Error(
+				`Publishing workflow ${workflowId} ended "${settled.status}": ${reasons.join('; ') || 'no error message'}`,
+			);
 		}
 	}
 
-	/** n8n 2.x (de)activates through an outbox and reports it here; 1.x has no such route and answers once done. */
+	/**
+	 * n8n 2.x (de)activates through an outbox and reports it here; 1.x has no such route and answers
+	 * once done.
+	 */
 	private async hasPublicationStatus(workflowId: string): Promise<boolean> {
 		return await this.publicationStatus(workflowId).then(
 			() => true,
@@ -209,9 +281,14 @@ export class N8nRestClient {
 		);
 	}
 
-	/** GET /rest/workflows/<id>/publication-status: whether the published version's triggers are live. */
+	/**
+	 * GET /rest/workflows/<id>/publication-status: whether the published version's triggers are live.
+	 */
 	async publicationStatus(workflowId: string): Promise<PublicationStatus> {
-		return await this.request<PublicationStatus>('GET', `/rest/workflows/${workflowId}/publication-status`);
+		return await this.request<PublicationStatus>(
+			'GET',
+			`/rest/workflows/${workflowId}/publication-status`,
+		);
 	}
 
 	/** Unpublishes the workflow and waits until its triggers are stopped. */
@@ -220,7 +297,8 @@ export class N8nRestClient {
 		if (!(await this.hasPublicationStatus(workflowId))) return;
 		await waitFor(
 			`workflow ${workflowId} to be unpublished`,
-			async () => ((await this.publicationStatus(workflowId)).status === 'not_published' ? true : undefined),
+			async () =>
+				(await this.publicationStatus(workflowId)).status === 'not_published' ? true : undefined,
 			{ timeoutMs, intervalMs: 200 },
 		);
 	}

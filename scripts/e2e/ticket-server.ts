@@ -7,13 +7,17 @@ export interface Ticket {
 	receivedAt: string;
 	/** The JSON body the workflow posted. */
 	fields: Record<string, unknown>;
-	/** The request's Idempotency-Key header: a ticket system opens one ticket per key, however often it is sent. */
+	/**
+	 * The request's Idempotency-Key header: a ticket system opens one ticket per key, however often
+	 * it is sent.
+	 */
 	idempotencyKey?: string;
 }
 
 /**
- * A tiny stand-in for a ticket system, on 127.0.0.1: `POST /tickets` with a JSON body opens a ticket
- * (201 with its id), `GET /tickets` lists them. The "New detractor → ticket" example posts here.
+ * A tiny stand-in for a ticket system, on 127.0.0.1: `POST /tickets` with a JSON body opens a
+ * ticket (201 with its id), `GET /tickets` lists them. The "New detractor → ticket" example posts
+ * here.
  */
 export class TicketServer {
 	readonly tickets: Ticket[] = [];
@@ -50,7 +54,8 @@ export class TicketServer {
 			response.writeHead(status, { 'content-type': 'application/json' });
 			response.end(JSON.stringify(body));
 		};
-		if (new URL(request.url ?? '/', 'http://tickets').pathname !== '/tickets') return reply(404, { error: 'not found' });
+		if (new URL(request.url ?? '/', 'http://tickets').pathname !== '/tickets')
+			return reply(404, { error: 'not found' });
 		if (request.method === 'GET') return reply(200, this.tickets);
 		if (request.method !== 'POST') return reply(405, { error: 'method not allowed' });
 		let fields: Record<string, unknown>;
@@ -61,7 +66,12 @@ export class TicketServer {
 		}
 		if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
 		const key = request.headers['idempotency-key'];
-		const ticket: Ticket = { id: this.tickets.length + 1, receivedAt: new Date().toISOString(), fields, ...(typeof key === 'string' ? { idempotencyKey: key } : {}) };
+		const ticket: Ticket = {
+			id: this.tickets.length + 1,
+			receivedAt: new Date().toISOString(),
+			fields,
+			...(typeof key === 'string' ? { idempotencyKey: key } : {}),
+		};
 		this.tickets.push(ticket);
 		this.onTicket(ticket);
 		reply(201, ticket);

@@ -2,7 +2,11 @@ import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 /** The credential the example workflows reference by id and name; the import creates it. */
-export const SANDBOX_CREDENTIAL = { id: 'wootricSandbox01', name: 'Wootric sandbox', type: 'wootricApi' } as const;
+export const SANDBOX_CREDENTIAL = {
+	id: 'wootricSandbox01',
+	name: 'Wootric sandbox',
+	type: 'wootricApi',
+} as const;
 
 /** Where the examples post tickets: the demo's ticket server on its default port. */
 export const EXAMPLE_TICKET_URL = 'http://127.0.0.1:4020/tickets';
@@ -11,7 +15,12 @@ export const EXAMPLE_TICKET_URL = 'http://127.0.0.1:4020/tickets';
 export interface WorkflowFile {
 	id: string;
 	name: string;
-	nodes: Array<{ name: string; type: string; parameters: Record<string, unknown>; credentials?: Record<string, { id: string; name: string }> }>;
+	nodes: Array<{
+		name: string;
+		type: string;
+		parameters: Record<string, unknown>;
+		credentials?: Record<string, { id: string; name: string }>;
+	}>;
 	[key: string]: unknown;
 }
 
@@ -21,8 +30,17 @@ export interface SandboxLogin {
 }
 
 /** The credential's data: the password grant against the sandbox (Region "Custom Base URL"). */
-export function sandboxCredentialData(baseUrl: string, login: SandboxLogin): Record<string, unknown> {
-	return { grantType: 'password', email: login.email, password: login.password, region: 'custom', baseUrl };
+export function sandboxCredentialData(
+	baseUrl: string,
+	login: SandboxLogin,
+): Record<string, unknown> {
+	return {
+		grantType: 'password',
+		email: login.email,
+		password: login.password,
+		region: 'custom',
+		baseUrl,
+	};
 }
 
 /** Writes the file `n8n import:credentials` reads: plain `data`, which the import encrypts. */
@@ -39,8 +57,8 @@ export function readWorkflows(folder: string): WorkflowFile[] {
 }
 
 /**
- * Copies workflows into `target` for `n8n import:workflow --separate`, pointing them at this run's ticket
- * endpoint; `adapt` may change a workflow further (the tests shorten a poll interval).
+ * Copies workflows into `target` for `n8n import:workflow --separate`, pointing them at this run's
+ * ticket endpoint; `adapt` may change a workflow further (the tests shorten a poll interval).
  */
 export function writeWorkflowsForImport(
 	workflows: WorkflowFile[],
@@ -49,7 +67,9 @@ export function writeWorkflowsForImport(
 ): void {
 	mkdirSync(target, { recursive: true });
 	for (const workflow of workflows) {
-		const pointed = JSON.parse(JSON.stringify(workflow).split(EXAMPLE_TICKET_URL).join(options.ticketUrl)) as WorkflowFile;
+		const pointed = JSON.parse(
+			JSON.stringify(workflow).split(EXAMPLE_TICKET_URL).join(options.ticketUrl),
+		) as WorkflowFile;
 		const adapted = options.adapt ? options.adapt(pointed) : pointed;
 		writeFileSync(join(target, `${workflow.id}.json`), `${JSON.stringify(adapted, null, 2)}\n`);
 	}

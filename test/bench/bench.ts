@@ -1,7 +1,8 @@
 /**
- * `npm run bench`: what the package costs next to a floor (a plain undici loop making the fewest requests for
- * the same work), against the fake Wootric API on 127.0.0.1, with the node run through n8n-core's real
- * engine. Prints a table and writes bench-results/bench.json. Not part of `npm test`.
+ * `npm run bench`: what the package costs next to a floor (a plain undici loop making the fewest
+ * requests for the same work), against the fake Wootric API on 127.0.0.1, with the node run through
+ * n8n-core's real engine. Prints a table and writes bench-results/bench.json. Not part of `npm
+ * test`.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -9,13 +10,45 @@ import path from 'node:path';
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/WootricTrigger/cursor';
-import { addDecline, addResponse, changeResponse, createEndUser, FakeWootric, MAX_PER_PAGE, startFakeWootric } from '../fake';
-import { loadOptionsContext, parameterEvaluation, REPO_ROOT, runNode, shownToUsers, type RunNodeOptions } from '../harness';
+import {
+	addDecline,
+	addResponse,
+	changeResponse,
+	createEndUser,
+	FakeWootric,
+	MAX_PER_PAGE,
+	startFakeWootric,
+} from '../fake';
+import {
+	loadOptionsContext,
+	parameterEvaluation,
+	REPO_ROOT,
+	runNode,
+	shownToUsers,
+	type RunNodeOptions,
+} from '../harness';
 import { recordShown } from '../harness/shown';
-import { listReading, listRequestBound, seededRandom, seedResponses, StoredCredential, TriggerSession } from '../support/wootric';
+import {
+	listReading,
+	listRequestBound,
+	seededRandom,
+	seedResponses,
+	StoredCredential,
+	TriggerSession,
+} from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
 import { Floor } from './floor';
-import { formatCount, formatMiB, formatMs, machineFacts, measureMemory, median, time, type MachineFacts, type MemoryGrowth } from './measure';
+import {
+	formatCount,
+	formatMiB,
+	formatMs,
+	machineFacts,
+	measureMemory,
+	median,
+	time,
+	type MachineFacts,
+	type MemoryGrowth,
+} from './measure';
 import { trustedTls, type BenchTls } from './tls';
 
 const WALL_GOAL = 1.25;
@@ -29,7 +62,9 @@ interface Network {
 
 /** "HTTPS, each answer 80 ms late", or nothing for plain HTTP answered at once. */
 function networkLabel({ tls, latencyMs }: Network): string {
-	const parts = [tls ? 'HTTPS' : '', latencyMs ? `each answer ${latencyMs} ms late` : ''].filter(Boolean);
+	const parts = [tls ? 'HTTPS' : '', latencyMs ? `each answer ${latencyMs} ms late` : ''].filter(
+		Boolean,
+	);
 	return parts.length > 0 ? `, ${parts.join(', ')}` : '';
 }
 
@@ -38,15 +73,24 @@ interface Row {
 	benchmark: string;
 	requests: { node: number; floor?: number; goal: string; met: boolean };
 	nodeMs: number;
-	/** For the action node: the whole workflow run (engine, input items), of which nodeMs is the node's step. */
+	/**
+	 * For the action node: the whole workflow run (engine, input items), of which nodeMs is the
+	 * node's step.
+	 */
 	wholeRunMs?: number;
 	/** The floor's time; for the rate-limited job, the limit's bound. */
 	reference: { kind: 'floor' | 'bound'; ms: number };
 	/** The floor's requests made through n8n-core's request path instead of undici. */
 	n8nPathMs?: number;
-	/** n8n evaluating the row's mapped parameter for every item, alone (n8n-core's getNodeParameter, as the node calls it). */
+	/**
+	 * n8n evaluating the row's mapped parameter for every item, alone (n8n-core's getNodeParameter,
+	 * as the node calls it).
+	 */
 	evaluationMs?: number;
-	/** The most the node may take over n8n's request path alone (plus the evaluation, where measured), where a row has that goal. */
+	/**
+	 * The most the node may take over n8n's request path alone (plus the evaluation, where measured),
+	 * where a row has that goal.
+	 */
 	pathGoal?: number;
 	ratio: { value: number; goal: number; met: boolean };
 	memory?: { node: MemoryGrowth; floor: MemoryGrowth };
@@ -55,7 +99,10 @@ interface Row {
 	samples: Record<string, unknown>;
 }
 
-/** What one run of the node did: the data requests and sign-ins it made, and the harness's share of its time. */
+/**
+ * What one run of the node did: the data requests and sign-ins it made, and the harness's share of
+ * its time.
+ */
 interface NodeWork {
 	requests: number;
 	signIns: number;
@@ -66,8 +113,14 @@ interface NodeWork {
 
 // ————— Running the node and the floor —————
 
-/** A fake for one benchmark, closed and let go of afterwards (the secret guard's list of fakes would keep it). */
-async function withFake<T>(use: (fake: FakeWootric) => Promise<T>, network: Network = {}): Promise<T> {
+/**
+ * A fake for one benchmark, closed and let go of afterwards (the secret guard's list of fakes would
+ * keep it).
+ */
+async function withFake<T>(
+	use: (fake: FakeWootric) => Promise<T>,
+	network: Network = {},
+): Promise<T> {
 	const fake = await startFakeWootric({ tls: network.tls });
 	fake.latencyMs = network.latencyMs ?? 0;
 	try {
@@ -79,8 +132,9 @@ async function withFake<T>(use: (fake: FakeWootric) => Promise<T>, network: Netw
 }
 
 /**
- * The harness records every run's output for the test suite's secret check, which n8n does not do. Replaying
- * that on the same output tells how long it took inside the run, so the node's time can leave it out.
+ * The harness records every run's output for the test suite's secret check, which n8n does not do.
+ * Replaying that on the same output tells how long it took inside the run, so the node's time can
+ * leave it out.
  */
 function harnessRecordingMs(shown: unknown): number {
 	const start = performance.now();
@@ -91,7 +145,10 @@ function harnessRecordingMs(shown: unknown): number {
 }
 
 /** Counts what `work` sent to the fake. */
-async function counting<T>(fake: FakeWootric, work: () => Promise<T>): Promise<{ result: T; requests: number; signIns: number }> {
+async function counting<T>(
+	fake: FakeWootric,
+	work: () => Promise<T>,
+): Promise<{ result: T; requests: number; signIns: number }> {
 	const from = fake.requests.length;
 	const result = await work();
 	const sent = fake.requests.slice(from);
@@ -99,26 +156,55 @@ async function counting<T>(fake: FakeWootric, work: () => Promise<T>): Promise<{
 	return { result, requests: sent.length - signIns, signIns };
 }
 
-/** Runs the Wootric node with one stored credential across runs, as n8n keeps a token between executions. */
+/**
+ * Runs the Wootric node with one stored credential across runs, as n8n keeps a token between
+ * executions.
+ */
 function wootricNode(fake: FakeWootric) {
 	const credential = new StoredCredential(fake);
-	return async (parameters: INodeParameters, options: Pick<RunNodeOptions, 'inputItems' | 'continueOnFail'> = {}) => {
-		const { result: run, requests, signIns } = await counting(fake, () => runNode({ nodeType: 'wootric', parameters, ...options, ...credential.options }));
+	return async (
+		parameters: INodeParameters,
+		options: Pick<RunNodeOptions, 'inputItems' | 'continueOnFail'> = {},
+	) => {
+		const {
+			result: run,
+			requests,
+			signIns,
+		} = await counting(fake, () =>
+			runNode({ nodeType: 'wootric', parameters, ...options, ...credential.options }),
+		);
 		credential.keep(run);
-		if (run.error && !options.continueOnFail) throw new Error(`The node failed: ${run.error.message}`);
-		return { run, requests, signIns, harnessMs: harnessRecordingMs({ outputs: run.outputs, error: run.error }), stepMs: run.nodeStepMs };
+		if (run.error && !options.continueOnFail)
+			throw new Error(`The node failed: ${run.error.message}`);
+		return {
+			run,
+			requests,
+			signIns,
+			harnessMs: harnessRecordingMs({ outputs: run.outputs, error: run.error }),
+			stepMs: run.nodeStepMs,
+		};
 	};
 }
 
-/** A floor's version of a job, on the floor given; `tag` differs between runs (for fresh addresses). Resolves to its request count. */
+/**
+ * A floor's version of a job, on the floor given; `tag` differs between runs (for fresh addresses).
+ * Resolves to its request count.
+ */
 type FloorJob = (floor: Floor, tag: string) => Promise<number>;
 
 /**
- * Runs the node's version of a job, and the floor's on undici and on n8n's request path, `repeats` times
- * each, in turn, after one run of each that is not measured (it loads code, warms the JIT and, for the
- * node, fetches the token it then keeps). `wallGoal`: the most the node may take over the floor.
+ * Runs the node's version of a job, and the floor's on undici and on n8n's request path, `repeats`
+ * times each, in turn, after one run of each that is not measured (it loads code, warms the JIT
+ * and, for the node, fetches the token it then keeps). `wallGoal`: the most the node may take over
+ * the floor.
  */
-async function sideBySide(fake: FakeWootric, repeats: number, node: (run: number) => Promise<NodeWork>, floorJob: FloorJob, wallGoal = WALL_GOAL) {
+async function sideBySide(
+	fake: FakeWootric,
+	repeats: number,
+	node: (run: number) => Promise<NodeWork>,
+	floorJob: FloorJob,
+	wallGoal = WALL_GOAL,
+) {
 	const floor = await Floor.signIn(fake, 'undici');
 	const n8nPath = await Floor.signIn(fake, 'n8n');
 	await node(0);
@@ -133,10 +219,17 @@ async function sideBySide(fake: FakeWootric, repeats: number, node: (run: number
 		n8nPathRuns.push(await time(() => floorJob(n8nPath, `path${run}`)));
 	}
 	// Memory in one more run of each, after a full collection (which would slow a timed run).
-	const memory = { node: await measureMemory(() => node(repeats + 1)), floor: await measureMemory(() => floorJob(floor, `floor${repeats + 1}`)) };
-	// The node's time: its step where it runs in a workflow (as n8n's execution view times it), else the run.
-	const wholeRunMs = median(nodeRuns.map((run) => run.ms)) - median(nodeRuns.map((run) => run.result.harnessMs));
-	const steps = nodeRuns.flatMap((run) => (run.result.stepMs === undefined ? [] : [run.result.stepMs]));
+	const memory = {
+		node: await measureMemory(() => node(repeats + 1)),
+		floor: await measureMemory(() => floorJob(floor, `floor${repeats + 1}`)),
+	};
+	// The node's time: its step where it runs in a workflow (as n8n's execution view times it), else
+	// the run.
+	const wholeRunMs =
+		median(nodeRuns.map((run) => run.ms)) - median(nodeRuns.map((run) => run.result.harnessMs));
+	const steps = nodeRuns.flatMap((run) =>
+		run.result.stepMs === undefined ? [] : [run.result.stepMs],
+	);
 	const nodeMs = steps.length === nodeRuns.length ? median(steps) : wholeRunMs;
 	const floorMs = median(floorRuns.map((run) => run.ms));
 	return {
@@ -166,16 +259,35 @@ async function sideBySide(fake: FakeWootric, repeats: number, node: (run: number
 	};
 }
 
-/** Requests of a list read of N records next to the floor's, against the bound ceil(N/50) + ceil(N/1500) + pages in flight. */
-function listRequests(result: { nodeRequests: number; floorRequests: number }, records: number): Row['requests'] {
+/**
+ * Requests of a list read of N records next to the floor's, against the bound ceil(N/50) +
+ * ceil(N/1500) + pages in flight.
+ */
+function listRequests(
+	result: { nodeRequests: number; floorRequests: number },
+	records: number,
+): Row['requests'] {
 	const bound = listRequestBound(records);
 	const goal = `≤ ${formatCount(bound)}; ceil(N/50) = ${formatCount(Math.ceil(records / MAX_PER_PAGE))}`;
-	return { node: result.nodeRequests, floor: result.floorRequests, goal, met: result.nodeRequests <= bound };
+	return {
+		node: result.nodeRequests,
+		floor: result.floorRequests,
+		goal,
+		met: result.nodeRequests <= bound,
+	};
 }
 
 /** Requests next to the floor's, against an exact count. */
-function exactRequests(result: { nodeRequests: number; floorRequests: number }, expected: number): Row['requests'] {
-	return { node: result.nodeRequests, floor: result.floorRequests, goal: `= ${expected}`, met: result.nodeRequests === expected };
+function exactRequests(
+	result: { nodeRequests: number; floorRequests: number },
+	expected: number,
+): Row['requests'] {
+	return {
+		node: result.nodeRequests,
+		floor: result.floorRequests,
+		goal: `= ${expected}`,
+		met: result.nodeRequests === expected,
+	};
 }
 
 function expectCount(what: string, actual: number, expected: number): void {
@@ -184,7 +296,12 @@ function expectCount(what: string, actual: number, expected: number): void {
 
 // ————— Response → Get Many, Return All, oldest first —————
 
-async function returnAll(records: number, repeats: number, network: Network = {}, wallGoal = WALL_GOAL): Promise<Row> {
+async function returnAll(
+	records: number,
+	repeats: number,
+	network: Network = {},
+	wallGoal = WALL_GOAL,
+): Promise<Row> {
 	return await withFake(async (fake) => {
 		seedResponses(fake, records);
 		const wootric = wootricNode(fake);
@@ -192,12 +309,20 @@ async function returnAll(records: number, repeats: number, network: Network = {}
 			fake,
 			repeats,
 			async () => {
-				const work = await wootric({ resource: 'response', operation: 'getAll', scope: 'all', returnAll: true, options: { order: 'asc' } });
+				const work = await wootric({
+					resource: 'response',
+					operation: 'getAll',
+					scope: 'all',
+					returnAll: true,
+					options: { order: 'asc' },
+				});
 				expectCount('Return All items', work.run.items.length, records);
 				return work;
 			},
 			async (floor) => {
-				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses'));
+				const { result: read, requests } = await counting(fake, () =>
+					floor.listAll('/v1/responses'),
+				);
 				expectCount('Floor records', read.length, records);
 				return requests;
 			},
@@ -207,12 +332,17 @@ async function returnAll(records: number, repeats: number, network: Network = {}
 			benchmark: `Return All responses, N = ${formatCount(records)}${networkLabel(network)}`,
 			requests: listRequests(result, records),
 			...result.measured,
-			notes: [`floor ${(result.floorMs / result.floorRequests).toFixed(2)} ms/request, the fake's work included`],
+			notes: [
+				`floor ${(result.floorMs / result.floorRequests).toFixed(2)} ms/request, the fake's work included`,
+			],
 		};
 	}, network);
 }
 
-/** One point of the read-ahead curve: Return All with at most `pagesInFlight` pages of a list on their way. */
+/**
+ * One point of the read-ahead curve: Return All with at most `pagesInFlight` pages of a list on
+ * their way.
+ */
 interface CurvePoint {
 	pagesInFlight: number;
 	nodeMs: number;
@@ -226,23 +356,39 @@ interface CurvePoint {
 }
 
 /**
- * Return All of N over `network` with 1, 2, 4 and 8 pages in flight, each the median of `repeats` runs: the
- * built transport's listAll, each run on a new context of the kind n8n gives a node's dropdown method (n8n's
- * real request path, a rate-limit gate of its own, as each execution has), with one stored credential.
+ * Return All of N over `network` with 1, 2, 4 and 8 pages in flight, each the median of `repeats`
+ * runs: the built transport's listAll, each run on a new context of the kind n8n gives a node's
+ * dropdown method (n8n's real request path, a rate-limit gate of its own, as each execution has),
+ * with one stored credential.
  */
-async function readAheadCurve(records: number, repeats: number, network: Network, floorMs: number): Promise<CurvePoint[]> {
+async function readAheadCurve(
+	records: number,
+	repeats: number,
+	network: Network,
+	floorMs: number,
+): Promise<CurvePoint[]> {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { listAll } = require(path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging')) as typeof import('../../nodes/Wootric/transport/paging');
+	const { listAll } = require(
+		path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging'),
+	) as typeof import('../../nodes/Wootric/transport/paging');
 	return await withFake(async (fake) => {
 		seedResponses(fake, records);
 		const credential = new StoredCredential(fake);
 		const returnAll = async (pagesInFlight: number) => {
-			const opened = await loadOptionsContext({ nodeType: 'wootric', ...credential.options }, 'parameters.readAheadCurve');
+			const opened = await loadOptionsContext(
+				{ nodeType: 'wootric', ...credential.options },
+				'parameters.readAheadCurve',
+			);
 			credential.keep(opened);
 			return await time(() =>
 				counting(fake, async () => {
 					let read = 0;
-					for await (const page of listAll(opened.context, { path: '/v1/responses', order: 'asc' }, { pagesInFlight })) read += page.length;
+					for await (const page of listAll(
+						opened.context,
+						{ path: '/v1/responses', order: 'asc' },
+						{ pagesInFlight },
+					))
+						read += page.length;
 					if (read !== records) throw new Error(`Return All read ${read} of ${records} responses`);
 				}),
 			);
@@ -257,13 +403,25 @@ async function readAheadCurve(records: number, repeats: number, network: Network
 			for (let run = 0; run < repeats; run++) runs.push(await returnAll(pagesInFlight));
 			const nodeMs = median(runs.map((run) => run.ms));
 			const refused = fake.requests.slice(from).filter((request) => request.status === 429).length;
-			points.push({ pagesInFlight, nodeMs, requests: runs[0].result.requests, overFloor: nodeMs / floorMs, mostAtOnce: fake.mostAtOnce, refused });
+			points.push({
+				pagesInFlight,
+				nodeMs,
+				requests: runs[0].result.requests,
+				overFloor: nodeMs / floorMs,
+				mostAtOnce: fake.mostAtOnce,
+				refused,
+			});
 		}
 		return points;
 	}, network);
 }
 
-function curveTable(records: number, network: Network, floorMs: number, points: CurvePoint[]): string {
+function curveTable(
+	records: number,
+	network: Network,
+	floorMs: number,
+	points: CurvePoint[],
+): string {
 	const lines = [
 		`Return All responses, N = ${formatCount(records)}${networkLabel(network)}; sequential keep-alive floor ${formatMs(floorMs)}; the node reads with ${listReading.pagesInFlight}:`,
 		'',
@@ -282,7 +440,8 @@ function curveTable(records: number, network: Network, floorMs: number, points: 
 /** The trigger's cursor on one endpoint, as its static data holds it. */
 function cursorOf(staticData: IDataObject, stream: 'responses' | 'declines'): StreamCursor {
 	const cursor = staticData[stream] as StreamCursor | undefined;
-	if (typeof cursor?.complete !== 'number') throw new Error(`The trigger keeps no cursor for ${stream}: ${JSON.stringify(staticData)}`);
+	if (typeof cursor?.complete !== 'number')
+		throw new Error(`The trigger keeps no cursor for ${stream}: ${JSON.stringify(staticData)}`);
 	return cursor;
 }
 
@@ -293,14 +452,22 @@ async function triggerIdle(polls: number): Promise<Row> {
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll(); // The first poll only sets the cursors, at the service's "now".
 		// What the node reads: the updated_at stream after the last second read for good.
-		const from = (stream: 'responses' | 'declines') => cursorOf(session.staticData, stream).complete + 1;
+		const from = (stream: 'responses' | 'declines') =>
+			cursorOf(session.staticData, stream).complete + 1;
 		const result = await sideBySide(
 			fake,
 			polls,
 			async () => {
 				const { result: poll, requests, signIns } = await counting(fake, () => session.poll());
-				if (poll.error || poll.result) throw new Error(`An idle poll ${poll.error ? `failed: ${poll.error.message}` : 'emitted items'}`);
-				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };
+				if (poll.error || poll.result)
+					throw new Error(
+						`An idle poll ${poll.error ? `failed: ${poll.error.message}` : 'emitted items'}`,
+					);
+				return {
+					requests,
+					signIns,
+					harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }),
+				};
 			},
 			async (floor) => {
 				const { requests } = await counting(fake, async () => {
@@ -312,7 +479,12 @@ async function triggerIdle(polls: number): Promise<Row> {
 		);
 		return {
 			benchmark: 'Trigger: idle poll, 2 events',
-			requests: { node: result.nodeRequests, floor: result.floorRequests, goal: '1 per endpoint', met: result.nodeRequests === 2 },
+			requests: {
+				node: result.nodeRequests,
+				floor: result.floorRequests,
+				goal: '1 per endpoint',
+				met: result.nodeRequests === 2,
+			},
 			...result.measured,
 			// A poll's memory is too small to measure apart from the engine's.
 			memory: undefined,
@@ -322,9 +494,9 @@ async function triggerIdle(polls: number): Promise<Row> {
 }
 
 /**
- * 5,000 responses arrive between two polls: the poll that reads them, repeated from the same cursor. The
- * burst is stored in the fake's past, more than SETTLE_SECONDS before the poll, so the poll reads it once
- * and its cursor settles past it (nothing left in `recent`).
+ * 5,000 responses arrive between two polls: the poll that reads them, repeated from the same
+ * cursor. The burst is stored in the fake's past, more than SETTLE_SECONDS before the poll, so the
+ * poll reads it once and its cursor settles past it (nothing left in `recent`).
  */
 async function triggerBurst(burst: number, repeats: number, network: Network = {}): Promise<Row> {
 	return await withFake(async (fake) => {
@@ -332,7 +504,8 @@ async function triggerBurst(burst: number, repeats: number, network: Network = {
 		await session.poll();
 		const cursor = structuredClone(session.staticData);
 		const from = cursorOf(cursor, 'responses').complete + 1;
-		// One response a second from the cursor on, then the clock moves past the last by more than SETTLE_SECONDS.
+		// One response a second from the cursor on, then the clock moves past the last by more than
+		// SETTLE_SECONDS.
 		seedResponses(fake, burst, { start: from });
 		fake.clock.set(from + burst + SETTLE_SECONDS + 5);
 		const result = await sideBySide(
@@ -345,10 +518,16 @@ async function triggerBurst(burst: number, repeats: number, network: Network = {
 				expectCount('Burst items emitted', poll.items.length, burst);
 				const after = cursorOf(session.staticData, 'responses');
 				expectCount('Records the cursor keeps after the burst', after.recent.length, 0);
-				return { requests, signIns, harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }) };
+				return {
+					requests,
+					signIns,
+					harnessMs: harnessRecordingMs({ result: poll.result, error: poll.error }),
+				};
 			},
 			async (floor) => {
-				const { result: read, requests } = await counting(fake, () => floor.listAll('/v1/responses', from, 'updated'));
+				const { result: read, requests } = await counting(fake, () =>
+					floor.listAll('/v1/responses', from, 'updated'),
+				);
 				expectCount('Floor records', read.length, burst);
 				return requests;
 			},
@@ -381,9 +560,17 @@ interface TriggerDay {
 	recordsPerSecond: number;
 	waitUntilComplete: boolean;
 	hoursPlanned: number;
-	/** Polls measured, one per simulated minute (the first, which only sets the cursors, not counted). */
+	/**
+	 * Polls measured, one per simulated minute (the first, which only sets the cursors, not counted).
+	 */
 	polls: number;
-	records: { responses: number; declines: number; commentedLater: number; neverCommented: number; deletedFromFake: number };
+	records: {
+		responses: number;
+		declines: number;
+		commentedLater: number;
+		neverCommented: number;
+		deletedFromFake: number;
+	};
 	/** Items emitted, each record exactly once (checked). */
 	emitted: number;
 	/** The largest JSON size of the static data, over the measured polls and per simulated hour. */
@@ -404,34 +591,47 @@ interface StoredMinute {
 	declines: number[];
 }
 
-/** Every fifth record is a decline; 30 % of responses are stored without a comment, half of those commented 1–4 minutes later. */
+/**
+ * Every fifth record is a decline; 30 % of responses are stored without a comment, half of those
+ * commented 1–4 minutes later.
+ */
 const DECLINE_EVERY = 5;
 const WITHOUT_COMMENT = 0.3;
 const COMMENTED_LATER = 0.5;
 /** Treat as Complete After, in minutes. */
 const COMPLETE_AFTER_MINUTES = 5;
-/** Records settled this long (seconds since created) are deleted from the fake, to keep its memory flat. */
+/**
+ * Records settled this long (seconds since created) are deleted from the fake, to keep its memory
+ * flat.
+ */
 const DROP_AFTER_SECONDS = 15 * 60;
 
 /**
  * Polls every simulated minute for `hours`, the fake's clock set 60 s on before each poll (no real
- * waiting), with records created evenly at `recordsPerSecond` in the minute before it, each at its own
- * second (updated_at = created_at), readable at once. After each poll: the static data's JSON size and
- * list lengths, the poll's requests, and that every record is emitted exactly once, when due — a complete
- * record by the first poll after it, one held by Wait Until Complete by the first poll after its comment or
- * after Treat as Complete After. A few polls with nothing new end the run, so the last held responses are
- * emitted and checked too (not measured). Records settled for 15 minutes are deleted from the fake.
+ * waiting), with records created evenly at `recordsPerSecond` in the minute before it, each at its
+ * own second (updated_at = created_at), readable at once. After each poll: the static data's JSON
+ * size and list lengths, the poll's requests, and that every record is emitted exactly once, when
+ * due — a complete record by the first poll after it, one held by Wait Until Complete by the first
+ * poll after its comment or after Treat as Complete After. A few polls with nothing new end the
+ * run, so the last held responses are emitted and checked too (not measured). Records settled for
+ * 15 minutes are deleted from the fake.
  */
 async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 	return await withFake(async (fake) => {
 		const random = seededRandom(20_240_310);
 		const user = createEndUser(fake.account, fake.store, 'day@example.com');
-		const options = plan.waitUntilComplete ? { waitUntilComplete: true, completeAfterMinutes: COMPLETE_AFTER_MINUTES } : {};
+		const options = plan.waitUntilComplete
+			? { waitUntilComplete: true, completeAfterMinutes: COMPLETE_AFTER_MINUTES }
+			: {};
 		const session = new TriggerSession(fake, { events: ['response', 'decline'], options });
 		fake.clock.set(Math.floor(fake.clock.now() / 60) * 60 + 60);
 		await session.poll(); // Sets the cursors at the service's now: records created from it on are new.
-		// Simulated time starts at the later cursor's `complete`: records arrive from the second after it.
-		const start = Math.max(cursorOf(session.staticData, 'responses').complete, cursorOf(session.staticData, 'declines').complete);
+		// Simulated time starts at the later cursor's `complete`: records arrive from the second after
+		// it.
+		const start = Math.max(
+			cursorOf(session.staticData, 'responses').complete,
+			cursorOf(session.staticData, 'declines').complete,
+		);
 
 		const waitSeconds = plan.waitUntilComplete ? COMPLETE_AFTER_MINUTES * 60 : undefined;
 		/** Records not emitted yet: id → the second by which a poll must have emitted it. */
@@ -440,7 +640,13 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 		const comments = new Map<number, number[]>();
 		/** Ids created in each minute, oldest first, to delete from the fake once settled. */
 		const stored: StoredMinute[] = [];
-		const records = { responses: 0, declines: 0, commentedLater: 0, neverCommented: 0, deletedFromFake: 0 };
+		const records = {
+			responses: 0,
+			declines: 0,
+			commentedLater: 0,
+			neverCommented: 0,
+			deletedFromFake: 0,
+		};
 		let created = 0;
 		let emitted = 0;
 
@@ -448,7 +654,10 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 		const arrive = (second: number, minute: StoredMinute) => {
 			for (let index = 0; index < plan.recordsPerSecond; index++, created++) {
 				if (created % DECLINE_EVERY === DECLINE_EVERY - 1) {
-					const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: second });
+					const decline = addDecline(fake.account, fake.store, {
+						endUserId: user.id,
+						createdAt: second,
+					});
 					pending.set(decline.id, second);
 					minute.declines.push(decline.id);
 					records.declines++;
@@ -466,19 +675,25 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 				minute.responses.push(response.id);
 				let due = second;
 				if (!withComment) {
-					const commentAt = random.chance(COMMENTED_LATER) ? second + random.int(60, 240) : undefined;
+					const commentAt = random.chance(COMMENTED_LATER)
+						? second + random.int(60, 240)
+						: undefined;
 					if (commentAt === undefined) records.neverCommented++;
 					else {
 						records.commentedLater++;
 						comments.set(commentAt, [...(comments.get(commentAt) ?? []), response.id]);
 					}
-					if (waitSeconds !== undefined) due = Math.min(commentAt ?? Infinity, second + waitSeconds);
+					if (waitSeconds !== undefined)
+						due = Math.min(commentAt ?? Infinity, second + waitSeconds);
 				}
 				pending.set(response.id, due);
 			}
 		};
 
-		/** Records settled long ago leave the fake: emitted (checked by then), no comment to come, never read again. */
+		/**
+		 * Records settled long ago leave the fake: emitted (checked by then), no comment to come, never
+		 * read again.
+		 */
 		const dropSettled = (now: number) => {
 			while (stored.length > 0 && stored[0].until < now - DROP_AFTER_SECONDS) {
 				const minute = stored.shift()!;
@@ -488,7 +703,14 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 			}
 		};
 
-		const measured = { polls: 0, bytes: 0, perHour: [] as number[], requests: [] as number[], pollMs: [] as number[], signIns: 0 };
+		const measured = {
+			polls: 0,
+			bytes: 0,
+			perHour: [] as number[],
+			requests: [] as number[],
+			pollMs: [] as number[],
+			signIns: 0,
+		};
 		const most = { recentResponses: 0, recentDeclines: 0, waiting: 0, told: 0 };
 		// After the measured polls, polls with nothing new until the last held response is due.
 		const tailPolls = waitSeconds === undefined ? 1 : Math.ceil(waitSeconds / 60) + 1;
@@ -497,11 +719,19 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 		let tail = 0;
 		for (let poll = 1; arriving || tail++ < tailPolls; poll++) {
 			const now = start + poll * 60;
-			// The minute since the last poll: new records (while arriving), comments due, then the clock moves on.
+			// The minute since the last poll: new records (while arriving), comments due, then the clock
+			// moves on.
 			const minute: StoredMinute = { until: now, responses: [], declines: [] };
 			for (let second = now - 59; second <= now; second++) {
 				if (arriving) arrive(second, minute);
-				for (const id of comments.get(second) ?? []) changeResponse(fake.account, fake.store, id, { text: 'Export fixed, thanks', completed: true }, second);
+				for (const id of comments.get(second) ?? [])
+					changeResponse(
+						fake.account,
+						fake.store,
+						id,
+						{ text: 'Export fixed, thanks', completed: true },
+						second,
+					);
 				comments.delete(second);
 			}
 			stored.push(minute);
@@ -509,18 +739,27 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 
 			fake.requests.length = 0;
 			const { ms, result: run } = await time(() => session.poll());
-			// Neither the harness's record of what was shown nor the session's list of items is needed here.
+			// Neither the harness's record of what was shown nor the session's list of items is needed
+			// here.
 			shownToUsers.length = 0;
 			session.emitted.length = 0;
 			if (run.error) throw new Error(`Poll ${poll} failed: ${run.error.message}`);
 			for (const item of run.items) {
 				const id = Number(item.id);
-				if (item.event !== 'response' && item.event !== 'decline') throw new Error(`Poll ${poll} emitted ${String(item.event)}: ${JSON.stringify(item)}`);
-				if (!pending.delete(id)) throw new Error(`Poll ${poll} emitted ${String(item.event)} ${id} again, or one never created`);
+				if (item.event !== 'response' && item.event !== 'decline')
+					throw new Error(`Poll ${poll} emitted ${String(item.event)}: ${JSON.stringify(item)}`);
+				if (!pending.delete(id))
+					throw new Error(
+						`Poll ${poll} emitted ${String(item.event)} ${id} again, or one never created`,
+					);
 				emitted++;
 			}
 			// Every record due by this poll's time was emitted by it.
-			for (const [id, due] of pending) if (due <= now) throw new Error(`Poll ${poll} (t = ${now - start} s) did not emit record ${id}, due at t = ${due - start} s`);
+			for (const [id, due] of pending)
+				if (due <= now)
+					throw new Error(
+						`Poll ${poll} (t = ${now - start} s) did not emit record ${id}, due at t = ${due - start} s`,
+					);
 			dropSettled(now);
 			if (!arriving) continue;
 
@@ -531,7 +770,9 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 			measured.polls = poll;
 			measured.bytes = Math.max(measured.bytes, bytes);
 			measured.perHour[hour] = Math.max(measured.perHour[hour] ?? 0, bytes);
-			measured.requests.push(fake.requests.filter((request) => request.path !== '/oauth/token').length);
+			measured.requests.push(
+				fake.requests.filter((request) => request.path !== '/oauth/token').length,
+			);
 			measured.signIns += fake.requests.filter((request) => request.path === '/oauth/token').length;
 			measured.pollMs.push(ms);
 			most.recentResponses = Math.max(most.recentResponses, responses.recent.length);
@@ -541,9 +782,13 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 			if (poll % 60 === 0) {
 				const hours = poll / 60;
 				const elapsed = performance.now() - began;
-				process.stderr.write(`  hour ${hours}: ${formatMs(elapsed)}, static data up to ${formatCount(measured.perHour[hour])} bytes\n`);
+				process.stderr.write(
+					`  hour ${hours}: ${formatMs(elapsed)}, static data up to ${formatCount(measured.perHour[hour])} bytes\n`,
+				);
 				// Another hour only if, at the pace so far, it ends within the budget.
-				arriving = hours < plan.hours && (plan.wallBudgetMs === undefined || elapsed + elapsed / hours <= plan.wallBudgetMs);
+				arriving =
+					hours < plan.hours &&
+					(plan.wallBudgetMs === undefined || elapsed + elapsed / hours <= plan.wallBudgetMs);
 			}
 		}
 		const wallMs = performance.now() - began;
@@ -603,14 +848,16 @@ function triggerDayTable(days: TriggerDay[]): string {
 const SURVEY_BATCH = 100;
 
 /**
- * Email Survey → Send to 1,000 addresses, new ones in every run (so every run creates end users): from 1,000
- * items with Combine Items and the address mapped (`{{ $json.email }}`, which n8n evaluates once per item),
- * or all in one item's Email Addresses, which tells the per-item part of the node's time apart.
+ * Email Survey → Send to 1,000 addresses, new ones in every run (so every run creates end users):
+ * from 1,000 items with Combine Items and the address mapped (`{{ $json.email }}`, which n8n
+ * evaluates once per item), or all in one item's Email Addresses, which tells the per-item part of
+ * the node's time apart.
  */
 async function emailSend(items: number, repeats: number, from: 'items' | 'oneItem'): Promise<Row> {
 	return await withFake(async (fake) => {
 		const wootric = wootricNode(fake);
-		const addresses = (tag: string) => Array.from({ length: items }, (_, index) => `${tag}-${index}@example.com`);
+		const addresses = (tag: string) =>
+			Array.from({ length: items }, (_, index) => `${tag}-${index}@example.com`);
 		// Every run starts from an account without end users, so all runs do the same work at the fake.
 		const forget = () => fake.account.endUsers.clear();
 		const result = await sideBySide(
@@ -621,8 +868,21 @@ async function emailSend(items: number, repeats: number, from: 'items' | 'oneIte
 				const emails = addresses(`node${run}`);
 				const work =
 					from === 'items'
-						? await wootric({ resource: 'emailSurvey', operation: 'send', emails: '={{ $json.email }}', combineItems: true }, { inputItems: emails.map((email) => ({ json: { email } })) })
-						: await wootric({ resource: 'emailSurvey', operation: 'send', emails: emails.join(','), combineItems: true });
+						? await wootric(
+								{
+									resource: 'emailSurvey',
+									operation: 'send',
+									emails: '={{ $json.email }}',
+									combineItems: true,
+								},
+								{ inputItems: emails.map((email) => ({ json: { email } })) },
+							)
+						: await wootric({
+								resource: 'emailSurvey',
+								operation: 'send',
+								emails: emails.join(','),
+								combineItems: true,
+							});
 				expectCount('Send output items', work.run.items.length, Math.ceil(items / SURVEY_BATCH));
 				return work;
 			},
@@ -631,14 +891,18 @@ async function emailSend(items: number, repeats: number, from: 'items' | 'oneIte
 				const all = addresses(tag);
 				const { requests } = await counting(fake, async () => {
 					for (let from = 0; from < all.length; from += SURVEY_BATCH) {
-						const form = all.slice(from, from + SURVEY_BATCH).map((email) => `emails[]=${encodeURIComponent(email)}`).join('&');
+						const form = all
+							.slice(from, from + SURVEY_BATCH)
+							.map((email) => `emails[]=${encodeURIComponent(email)}`)
+							.join('&');
 						await floor.postForm('/v1/email_survey', form);
 					}
 				});
 				return requests;
 			},
 		);
-		const evaluationMs = from === 'items' ? await mappingEvaluationMs(addresses('evaluation'), repeats) : undefined;
+		const evaluationMs =
+			from === 'items' ? await mappingEvaluationMs(addresses('evaluation'), repeats) : undefined;
 		return {
 			benchmark: `Email Survey → Send, ${formatCount(items)} addresses ${from === 'items' ? 'from as many items, combined' : 'in one item'}`,
 			requests: exactRequests(result, Math.ceil(items / SURVEY_BATCH)),
@@ -650,13 +914,29 @@ async function emailSend(items: number, repeats: number, from: 'items' | 'oneIte
 	});
 }
 
-/** n8n evaluating Send's `{{ $json.email }}` for every item, alone: the median of `repeats` timed passes after one that is not. */
+/**
+ * n8n evaluating Send's `{{ $json.email }}` for every item, alone: the median of `repeats` timed
+ * passes after one that is not.
+ */
 async function mappingEvaluationMs(emails: string[], repeats: number): Promise<number> {
-	const parameters = { resource: 'emailSurvey', operation: 'send', emails: '={{ $json.email }}', combineItems: true };
-	const evaluate = await parameterEvaluation({ nodeType: 'wootric', parameters, inputItems: emails.map((email) => ({ email })) });
+	const parameters = {
+		resource: 'emailSurvey',
+		operation: 'send',
+		emails: '={{ $json.email }}',
+		combineItems: true,
+	};
+	const evaluate = await parameterEvaluation({
+		nodeType: 'wootric',
+		parameters,
+		inputItems: emails.map((email) => ({ email })),
+	});
 	const pass = async () => emails.map((_, itemIndex) => evaluate('emails', itemIndex));
 	const evaluated = await pass();
-	expectCount('Addresses evaluated as mapped', evaluated.filter((email, itemIndex) => email === emails[itemIndex]).length, emails.length);
+	expectCount(
+		'Addresses evaluated as mapped',
+		evaluated.filter((email, itemIndex) => email === emails[itemIndex]).length,
+		emails.length,
+	);
 	const runs = [];
 	for (let run = 0; run < repeats; run++) runs.push((await time(pass)).ms);
 	return median(runs);
@@ -666,7 +946,10 @@ const CSV_CHUNK = 5000;
 const CSV_HEADER = 'email,___context:first_name,plan';
 
 function surveyCsv(rows: number, prefix: string): string {
-	const lines = Array.from({ length: rows }, (_, index) => `${prefix}-${index}@example.com,P${index},${index % 2 ? 'pro' : 'free'}`);
+	const lines = Array.from(
+		{ length: rows },
+		(_, index) => `${prefix}-${index}@example.com,P${index},${index % 2 ? 'pro' : 'free'}`,
+	);
 	return [CSV_HEADER, ...lines].join('\n') + '\n';
 }
 
@@ -674,23 +957,42 @@ function surveyCsv(rows: number, prefix: string): string {
 async function emailCsv(rows: number, repeats: number): Promise<Row> {
 	return await withFake(async (fake) => {
 		const wootric = wootricNode(fake);
-		const parameters = { resource: 'emailSurvey', operation: 'sendCsv', source: 'binary', subject: 'Hi {{first_name}}' };
+		const parameters = {
+			resource: 'emailSurvey',
+			operation: 'sendCsv',
+			source: 'binary',
+			subject: 'Hi {{first_name}}',
+		};
 		const result = await sideBySide(
 			fake,
 			repeats,
 			async (run) => {
 				const content = surveyCsv(rows, `node${run}`);
-				const work = await wootric(parameters, { inputItems: [{ json: {}, binary: { data: { content, fileName: 'people.csv', mimeType: 'text/csv' } } }] });
-				expectCount('Send From CSV output items', work.run.items.length, Math.ceil(rows / CSV_CHUNK));
+				const work = await wootric(parameters, {
+					inputItems: [
+						{
+							json: {},
+							binary: { data: { content, fileName: 'people.csv', mimeType: 'text/csv' } },
+						},
+					],
+				});
+				expectCount(
+					'Send From CSV output items',
+					work.run.items.length,
+					Math.ceil(rows / CSV_CHUNK),
+				);
 				return work;
 			},
 			async (floor, tag) => {
-				// The floor sends the same chunks: the header and 5,000 lines each (the file has no quoted line breaks).
+				// The floor sends the same chunks: the header and 5,000 lines each (the file has no quoted
+				// line breaks).
 				const [header, ...lines] = surveyCsv(rows, tag).trimEnd().split('\n');
 				const { requests } = await counting(fake, async () => {
 					for (let from = 0; from < lines.length; from += CSV_CHUNK) {
 						const chunk = [header, ...lines.slice(from, from + CSV_CHUNK)].join('\r\n');
-						await floor.postCsv('/v1/email_survey_csv', chunk, 'surveys.csv', { subject: parameters.subject });
+						await floor.postCsv('/v1/email_survey_csv', chunk, 'surveys.csv', {
+							subject: parameters.subject,
+						});
 					}
 				});
 				return requests;
@@ -702,7 +1004,9 @@ async function emailCsv(rows: number, repeats: number): Promise<Row> {
 			benchmark: `Email Survey → Send From CSV, ${formatCount(rows)} rows`,
 			requests: exactRequests(result, goal),
 			...result.measured,
-			notes: [`of the node's time: reading and checking the CSV ${formatMs(check.parseMs)}, cutting it into ${goal} files ${formatMs(check.chunkMs)}`],
+			notes: [
+				`of the node's time: reading and checking the CSV ${formatMs(check.parseMs)}, cutting it into ${goal} files ${formatMs(check.chunkMs)}`,
+			],
 			samples: { ...result.measured.samples, csvCheckMs: check },
 		};
 	});
@@ -711,15 +1015,22 @@ async function emailCsv(rows: number, repeats: number): Promise<Row> {
 // ————— A job under a rate limit —————
 
 /**
- * End User → Get for 250 items under 100 requests per window on GET /v1/end_users/:id. The bound is the
- * earliest the limit allows: the last window can open when the one before it resets (the fake's
+ * End User → Get for 250 items under 100 requests per window on GET /v1/end_users/:id. The bound is
+ * the earliest the limit allows: the last window can open when the one before it resets (the fake's
  * X-Rate-Limit-Reset), and then takes what the node's last window took.
  */
 async function rateLimited(items: number, limit: number, windowSeconds: number): Promise<Row> {
 	return await withFake(async (fake) => {
-		const users = Array.from({ length: items }, (_, index) => createEndUser(fake.account, fake.store, `limited${index}@example.com`));
+		const users = Array.from({ length: items }, (_, index) =>
+			createEndUser(fake.account, fake.store, `limited${index}@example.com`),
+		);
 		const wootric = wootricNode(fake);
-		const lookUp = { resource: 'endUser', operation: 'get', lookUpBy: 'id', endUserId: '={{ $json.id }}' };
+		const lookUp = {
+			resource: 'endUser',
+			operation: 'get',
+			lookUpBy: 'id',
+			endUserId: '={{ $json.id }}',
+		};
 		await wootric(lookUp, { inputItems: [{ json: { id: users[0].id } }] }); // Fetches the token before the limit is set.
 
 		fake.rateLimits.set('GET /v1/end_users/:id', limit, windowSeconds);
@@ -732,19 +1043,31 @@ async function rateLimited(items: number, limit: number, windowSeconds: number):
 		};
 		const from = fake.requests.length;
 		const start = Date.now();
-		const { run, requests } = await wootric(lookUp, { inputItems: users.map((user) => ({ json: { id: user.id } })), continueOnFail: true });
+		const { run, requests } = await wootric(lookUp, {
+			inputItems: users.map((user) => ({ json: { id: user.id } })),
+			continueOnFail: true,
+		});
 		const end = Date.now();
 
-		const failed = run.items.filter((item) => item.json.error !== undefined).length + (run.error ? items : 0);
+		const failed =
+			run.items.filter((item) => item.json.error !== undefined).length + (run.error ? items : 0);
 		const refused = fake.requests.slice(from).filter((request) => request.status === 429).length;
 		const resets = [...new Set(counted.map((request) => request.reset))];
-		const lastWindowOpened = Math.min(...counted.filter((request) => request.reset === resets[resets.length - 1]).map((request) => request.at));
+		const lastWindowOpened = Math.min(
+			...counted
+				.filter((request) => request.reset === resets[resets.length - 1])
+				.map((request) => request.at),
+		);
 		const earliestLastWindow = resets.length > 1 ? resets[resets.length - 2] : start;
 		const bound = earliestLastWindow - start + (end - lastWindowOpened);
 		const total = end - start;
 		return {
 			benchmark: `${formatCount(items)} × End User → Get, limit ${limit} per ${windowSeconds} s`,
-			requests: { node: requests, goal: `= ${items}; ${refused} answered 429`, met: requests === items && refused === 0 },
+			requests: {
+				node: requests,
+				goal: `= ${items}; ${refused} answered 429`,
+				met: requests === items && refused === 0,
+			},
 			nodeMs: total,
 			reference: { kind: 'bound', ms: bound },
 			ratio: { value: total / bound, goal: 1.05, met: total / bound <= 1.05 },
@@ -752,7 +1075,18 @@ async function rateLimited(items: number, limit: number, windowSeconds: number):
 				`failed items ${failed} (goal 0) ${failed === 0 ? '✓' : '✗'}`,
 				`${resets.length} windows; the last opened ${lastWindowOpened - earliestLastWindow} ms after the reset before it`,
 			],
-			samples: { items, limit, windowSeconds, failed, refused, start, end, resets, lastWindowOpened, bound },
+			samples: {
+				items,
+				limit,
+				windowSeconds,
+				failed,
+				refused,
+				start,
+				end,
+				resets,
+				lastWindowOpened,
+				bound,
+			},
 		};
 	});
 }
@@ -775,17 +1109,30 @@ function tableOf(facts: MachineFacts, rows: Row[]): string {
 			? `${formatMiB(row.memory.node.heapMiB)} / ${formatMiB(row.memory.node.rssMiB)} (${formatMiB(row.memory.floor.heapMiB)} / ${formatMiB(row.memory.floor.rssMiB)})`
 			: '';
 		const evaluation = row.evaluationMs === undefined ? '' : ` + ${formatMs(row.evaluationMs)}`;
-		const n8nPath = row.n8nPathMs === undefined ? '' : `${formatMs(row.n8nPathMs)} (${(row.n8nPathMs / row.reference.ms).toFixed(2)}×)${evaluation}`;
-		const overPathValue = row.n8nPathMs === undefined ? undefined : row.nodeMs / (row.n8nPathMs + (row.evaluationMs ?? 0));
+		const n8nPath =
+			row.n8nPathMs === undefined
+				? ''
+				: `${formatMs(row.n8nPathMs)} (${(row.n8nPathMs / row.reference.ms).toFixed(2)}×)${evaluation}`;
+		const overPathValue =
+			row.n8nPathMs === undefined
+				? undefined
+				: row.nodeMs / (row.n8nPathMs + (row.evaluationMs ?? 0));
 		const overPath =
-			overPathValue === undefined ? '' : `${overPathValue.toFixed(2)}×${row.pathGoal === undefined ? '' : ` (≤ ${row.pathGoal}×) ${mark(overPathValue <= row.pathGoal)}`}`;
+			overPathValue === undefined
+				? ''
+				: `${overPathValue.toFixed(2)}×${row.pathGoal === undefined ? '' : ` (≤ ${row.pathGoal}×) ${mark(overPathValue <= row.pathGoal)}`}`;
 		const node = `${formatMs(row.nodeMs)}${row.wholeRunMs === undefined ? '' : ` (run ${formatMs(row.wholeRunMs)})`}`;
-		lines.push(`| ${row.benchmark} | ${requests} | ${node} | ${reference} | ${ratio} | ${n8nPath} | ${overPath} | ${memory} | ${row.notes.join('; ')} |`);
+		lines.push(
+			`| ${row.benchmark} | ${requests} | ${node} | ${reference} | ${ratio} | ${n8nPath} | ${overPath} | ${memory} | ${row.notes.join('; ')} |`,
+		);
 	}
 	return lines.join('\n');
 }
 
-/** `npm run bench [pattern]`: every benchmark, or those whose name (as printed while running) the regular expression matches. */
+/**
+ * `npm run bench [pattern]`: every benchmark, or those whose name (as printed while running) the
+ * regular expression matches.
+ */
 async function main(): Promise<void> {
 	const tls = trustedTls(RESULTS);
 	if (tls === 'ran in a child') return;
@@ -812,31 +1159,65 @@ async function main(): Promise<void> {
 	await run('Return All, 1,000', () => returnAll(1_000, 5));
 	await run('Return All, 10,000', () => returnAll(10_000, 3));
 	await run('Return All, 50,000', () => returnAll(50_000, 3));
-	await run('Return All, 10,000, answers 20 ms late (about 30 s)', () => returnAll(10_000, 3, { latencyMs: 20 }));
-	await run('Return All, 10,000, HTTPS, answers 20 ms late (about 40 s)', () => returnAll(10_000, 3, over(20)));
-	const slow = await run('Return All, 10,000, HTTPS, answers 80 ms late, and the read-ahead curve (about 3 min)', () => returnAll(10_000, 3, over(80), 0.5));
-	if (slow) curves.push(curveTable(10_000, over(80), slow.reference.ms, await readAheadCurve(10_000, 1, over(80), slow.reference.ms)));
+	await run('Return All, 10,000, answers 20 ms late (about 30 s)', () =>
+		returnAll(10_000, 3, { latencyMs: 20 }),
+	);
+	await run('Return All, 10,000, HTTPS, answers 20 ms late (about 40 s)', () =>
+		returnAll(10_000, 3, over(20)),
+	);
+	const slow = await run(
+		'Return All, 10,000, HTTPS, answers 80 ms late, and the read-ahead curve (about 3 min)',
+		() => returnAll(10_000, 3, over(80), 0.5),
+	);
+	if (slow)
+		curves.push(
+			curveTable(
+				10_000,
+				over(80),
+				slow.reference.ms,
+				await readAheadCurve(10_000, 1, over(80), slow.reference.ms),
+			),
+		);
 	await run('Trigger, idle polls', () => triggerIdle(20));
 	await run('Trigger, burst of 5,000', () => triggerBurst(5_000, 3));
-	await run('Trigger, burst of 5,000, HTTPS, answers 20 ms late (about 20 s)', () => triggerBurst(5_000, 3, over(20)));
-	await run('Trigger, burst of 5,000, HTTPS, answers 80 ms late (about 1 min)', () => triggerBurst(5_000, 3, over(80)));
+	await run('Trigger, burst of 5,000, HTTPS, answers 20 ms late (about 20 s)', () =>
+		triggerBurst(5_000, 3, over(20)),
+	);
+	await run('Trigger, burst of 5,000, HTTPS, answers 80 ms late (about 1 min)', () =>
+		triggerBurst(5_000, 3, over(80)),
+	);
 	const dayBudget = 5 * 60_000;
-	await runDay('Trigger static data, a day of polls every minute, 1 record/s', { recordsPerSecond: 1, waitUntilComplete: false, hours: 24 });
-	await runDay('Trigger static data, polls every minute, 100 records/s (the hours that fit in about 5 min)', {
-		recordsPerSecond: 100,
+	await runDay('Trigger static data, a day of polls every minute, 1 record/s', {
+		recordsPerSecond: 1,
 		waitUntilComplete: false,
 		hours: 24,
-		wallBudgetMs: dayBudget,
 	});
-	await runDay('Trigger static data, Wait Until Complete, a day of polls every minute, 1 record/s', { recordsPerSecond: 1, waitUntilComplete: true, hours: 24 });
-	await runDay('Trigger static data, Wait Until Complete, polls every minute, 100 records/s (the hours that fit in about 5 min)', {
-		recordsPerSecond: 100,
-		waitUntilComplete: true,
-		hours: 24,
-		wallBudgetMs: dayBudget,
-	});
+	await runDay(
+		'Trigger static data, polls every minute, 100 records/s (the hours that fit in about 5 min)',
+		{
+			recordsPerSecond: 100,
+			waitUntilComplete: false,
+			hours: 24,
+			wallBudgetMs: dayBudget,
+		},
+	);
+	await runDay(
+		'Trigger static data, Wait Until Complete, a day of polls every minute, 1 record/s',
+		{ recordsPerSecond: 1, waitUntilComplete: true, hours: 24 },
+	);
+	await runDay(
+		'Trigger static data, Wait Until Complete, polls every minute, 100 records/s (the hours that fit in about 5 min)',
+		{
+			recordsPerSecond: 100,
+			waitUntilComplete: true,
+			hours: 24,
+			wallBudgetMs: dayBudget,
+		},
+	);
 	await run('Email Survey → Send, 1,000 items', () => emailSend(1_000, 40, 'items'));
-	await run('Email Survey → Send, 1,000 addresses in one item', () => emailSend(1_000, 40, 'oneItem'));
+	await run('Email Survey → Send, 1,000 addresses in one item', () =>
+		emailSend(1_000, 40, 'oneItem'),
+	);
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
 
@@ -856,8 +1237,13 @@ async function main(): Promise<void> {
 	const dayTable = days.length > 0 ? triggerDayTable(days) : '';
 	if (dayTable) console.log(`\n${dayTable}`);
 	mkdirSync(RESULTS, { recursive: true });
-	writeFileSync(path.join(RESULTS, 'bench.json'), `${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable }, null, '\t')}\n`);
-	console.log(`\nWrote ${path.relative(process.cwd(), path.join(RESULTS, 'bench.json')) || 'bench-results/bench.json'}`);
+	writeFileSync(
+		path.join(RESULTS, 'bench.json'),
+		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable }, null, '\t')}\n`,
+	);
+	console.log(
+		`\nWrote ${path.relative(process.cwd(), path.join(RESULTS, 'bench.json')) || 'bench-results/bench.json'}`,
+	);
 }
 
 main().catch((error: unknown) => {

@@ -5,21 +5,37 @@ import type { IExecuteFunctions, INode } from 'n8n-workflow';
 import { REPO_ROOT } from '../harness';
 import { median } from './measure';
 
-/** The built node's CSV helpers (dist/nodes/Wootric/helpers/csv.js), the code Send From CSV runs. */
+/**
+ * The built node's CSV helpers (dist/nodes/Wootric/helpers/csv.js), the code Send From CSV runs.
+ */
 interface CsvHelpers {
-	parseSurveyCsv(context: IExecuteFunctions, itemIndex: number, text: string, source: string): unknown;
+	parseSurveyCsv(
+		context: IExecuteFunctions,
+		itemIndex: number,
+		text: string,
+		source: string,
+	): unknown;
 	csvChunks(csv: unknown, startAtRow?: number): unknown[];
 }
 
 /**
- * How long the node takes to read and check a survey CSV, and to cut it into files of 5,000 rows, on their
- * own: the part of Send From CSV that happens before the first request.
+ * How long the node takes to read and check a survey CSV, and to cut it into files of 5,000 rows,
+ * on their own: the part of Send From CSV that happens before the first request.
  */
 export function timeCsvCheck(text: string, repeats: number): { parseMs: number; chunkMs: number } {
 	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { parseSurveyCsv, csvChunks } = require(path.join(REPO_ROOT, 'dist/nodes/Wootric/helpers/csv')) as CsvHelpers;
+	const { parseSurveyCsv, csvChunks } = require(
+		path.join(REPO_ROOT, 'dist/nodes/Wootric/helpers/csv'),
+	) as CsvHelpers;
 	// The helpers only ask the context for the node, to name it in an error.
-	const node: INode = { id: 'bench', name: 'Wootric', type: 'n8n-nodes-wootric.wootric', typeVersion: 1, position: [0, 0], parameters: {} };
+	const node: INode = {
+		id: 'bench',
+		name: 'Wootric',
+		type: 'n8n-nodes-wootric.wootric',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const context = { getNode: () => node } as unknown as IExecuteFunctions;
 	const parse: number[] = [];
 	const chunk: number[] = [];

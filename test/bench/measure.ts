@@ -21,7 +21,10 @@ export function machineFacts(): MachineFacts {
 	};
 }
 
-/** How far the heap and the resident set grew, at their peaks during a run, over just before it (in MiB). */
+/**
+ * How far the heap and the resident set grew, at their peaks during a run, over just before it (in
+ * MiB).
+ */
 export interface MemoryGrowth {
 	heapMiB: number;
 	rssMiB: number;
@@ -31,19 +34,28 @@ const MiB = 2 ** 20;
 /** How often memory is sampled during a run. */
 const SAMPLE_EVERY_MS = 5;
 
-/** A full collection before a run, when node runs with --expose-gc (`npm run bench` does), so growth starts from live data only. */
+/**
+ * A full collection before a run, when node runs with --expose-gc (`npm run bench` does), so growth
+ * starts from live data only.
+ */
 function collectGarbage(): void {
 	globalThis.gc?.();
 }
 
-/** Runs `work` once: its wall time. No collection first: n8n does not collect before an execution, and a forced one slows the run after it. */
+/**
+ * Runs `work` once: its wall time. No collection first: n8n does not collect before an execution,
+ * and a forced one slows the run after it.
+ */
 export async function time<T>(work: () => Promise<T>): Promise<{ ms: number; result: T }> {
 	const start = performance.now();
 	const result = await work();
 	return { ms: performance.now() - start, result };
 }
 
-/** Runs `work` once after a full collection: its peak heap and RSS growth, sampled every few milliseconds. */
+/**
+ * Runs `work` once after a full collection: its peak heap and RSS growth, sampled every few
+ * milliseconds.
+ */
 export async function measureMemory<T>(work: () => Promise<T>): Promise<MemoryGrowth> {
 	collectGarbage();
 	const before = process.memoryUsage();
@@ -57,7 +69,10 @@ export async function measureMemory<T>(work: () => Promise<T>): Promise<MemoryGr
 	try {
 		await work();
 		sample();
-		return { heapMiB: (peak.heapUsed - before.heapUsed) / MiB, rssMiB: (peak.rss - before.rss) / MiB };
+		return {
+			heapMiB: (peak.heapUsed - before.heapUsed) / MiB,
+			rssMiB: (peak.rss - before.rss) / MiB,
+		};
 	} finally {
 		clearInterval(sampler);
 	}
@@ -69,6 +84,11 @@ export function median(values: number[]): number {
 	return sorted.length % 2 ? sorted[middle] : (sorted[middle - 1] + sorted[middle]) / 2;
 }
 
-export const formatMs = (ms: number) => (ms >= 10_000 ? `${(ms / 1000).toFixed(1)} s` : ms >= 100 ? `${Math.round(ms)} ms` : `${ms.toFixed(1)} ms`);
+export const formatMs = (ms: number) =>
+	ms >= 10_000
+		? `${(ms / 1000).toFixed(1)} s`
+		: ms >= 100
+			? `${Math.round(ms)} ms`
+			: `${ms.toFixed(1)} ms`;
 export const formatMiB = (mib: number) => `${mib >= 10 ? Math.round(mib) : mib.toFixed(1)} MiB`;
 export const formatCount = (count: number) => count.toLocaleString('en-US');

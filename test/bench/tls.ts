@@ -9,10 +9,10 @@ export interface BenchTls {
 }
 
 /**
- * The bench's certificate, trusted the way a user trusts a private CA in n8n: NODE_EXTRA_CA_CERTS, which
- * Node reads only at start. So the first process makes the certificate (openssl) and runs the bench again
- * in a child that trusts it; that child gets the certificate back from here. Undici's keep-alive floor
- * trusts it the same way.
+ * The bench's certificate, trusted the way a user trusts a private CA in n8n: NODE_EXTRA_CA_CERTS,
+ * which Node reads only at start. So the first process makes the certificate (openssl) and runs the
+ * bench again in a child that trusts it; that child gets the certificate back from here. Undici's
+ * keep-alive floor trusts it the same way.
  */
 export function trustedTls(folder: string): BenchTls | 'ran in a child' {
 	const keyFile = path.join(folder, 'bench-key.pem');
@@ -23,9 +23,26 @@ export function trustedTls(folder: string): BenchTls | 'ran in a child' {
 	mkdirSync(folder, { recursive: true });
 	execFileSync(
 		'openssl',
-		['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:prime256v1', '-nodes', '-days', '2'].concat(
-			['-subj', '/CN=127.0.0.1', '-addext', 'subjectAltName=IP:127.0.0.1', '-keyout', keyFile, '-out', certFile],
-		),
+		[
+			'req',
+			'-x509',
+			'-newkey',
+			'ec',
+			'-pkeyopt',
+			'ec_paramgen_curve:prime256v1',
+			'-nodes',
+			'-days',
+			'2',
+		].concat([
+			'-subj',
+			'/CN=127.0.0.1',
+			'-addext',
+			'subjectAltName=IP:127.0.0.1',
+			'-keyout',
+			keyFile,
+			'-out',
+			certFile,
+		]),
 		{ stdio: 'ignore' },
 	);
 	const child = spawnSync(process.execPath, [...process.execArgv, ...process.argv.slice(1)], {

@@ -1,8 +1,9 @@
 /**
- * This package in n8n's queue mode, as teams run it at scale: PostgreSQL, Redis, one main and two workers,
- * each n8n process with the package installed as a community package (scripts/e2e/queue-cluster.ts).
- * Webhook executions run on the workers; the trigger polls on the main; everything lives in PostgreSQL.
- * Each scenario prints its figures (the summary reporter shows them at the end).
+ * This package in n8n's queue mode, as teams run it at scale: PostgreSQL, Redis, one main and two
+ * workers, each n8n process with the package installed as a community package
+ * (scripts/e2e/queue-cluster.ts). Webhook executions run on the workers; the trigger polls on the
+ * main; everything lives in PostgreSQL. Each scenario prints its figures (the summary reporter
+ * shows them at the end).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -14,11 +15,25 @@ import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cl
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { e2eSuite } from '../e2e/suite';
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
-import { ACTIONS, CLIENT_CREDENTIAL, pagesOfResponses, READ_ALL, responsesToTickets, TRIGGER_NAME } from './workflows';
+import {
+	ACTIONS,
+	CLIENT_CREDENTIAL,
+	pagesOfResponses,
+	READ_ALL,
+	responsesToTickets,
+	TRIGGER_NAME,
+} from './workflows';
 
 const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1' };
-const PASSWORD_PAGES = pagesOfResponses('queuePagesPass', 'wootric-pages-password', { id: 'wootricSandbox01', name: 'Wootric sandbox' });
-const CLIENT_PAGES = pagesOfResponses('queuePagesClient', 'wootric-pages-client', CLIENT_CREDENTIAL);
+const PASSWORD_PAGES = pagesOfResponses('queuePagesPass', 'wootric-pages-password', {
+	id: 'wootricSandbox01',
+	name: 'Wootric sandbox',
+});
+const CLIENT_PAGES = pagesOfResponses(
+	'queuePagesClient',
+	'wootric-pages-client',
+	CLIENT_CREDENTIAL,
+);
 
 let fake: FakeWootric;
 let tickets: TicketServer;
@@ -33,7 +48,20 @@ function report(line: string): void {
 /** One SQL query against n8n's PostgreSQL database: rows of tab-separated values. */
 async function sql(query: string): Promise<string[][]> {
 	const { env } = cluster.services;
-	const { stdout } = await runCommand('psql', ['-h', env.DB_POSTGRESDB_HOST, '-p', env.DB_POSTGRESDB_PORT, '-U', env.DB_POSTGRESDB_USER, '-d', env.DB_POSTGRESDB_DATABASE, '-AtF', '\t', '-c', query]);
+	const { stdout } = await runCommand('psql', [
+		'-h',
+		env.DB_POSTGRESDB_HOST,
+		'-p',
+		env.DB_POSTGRESDB_PORT,
+		'-U',
+		env.DB_POSTGRESDB_USER,
+		'-d',
+		env.DB_POSTGRESDB_DATABASE,
+		'-AtF',
+		'\t',
+		'-c',
+		query,
+	]);
 	return stdout
 		.split('\n')
 		.filter(Boolean)
@@ -42,13 +70,26 @@ async function sql(query: string): Promise<string[][]> {
 
 /** The execution ids each worker says it started ("Worker started execution <id>"). */
 function executionsPerWorker(): Array<Set<string>> {
-	return cluster.workers.map((worker) => new Set([...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)].map((match) => match[1])));
+	return cluster.workers.map(
+		(worker) =>
+			new Set(
+				[...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)].map(
+					(match) => match[1],
+				),
+			),
+	);
 }
 
-async function postWebhook(path: string, body: FormData | Record<string, unknown> = {}, signal = AbortSignal.timeout(300_000)): Promise<{ status: number; body: unknown }> {
+async function postWebhook(
+	path: string,
+	body: FormData | Record<string, unknown> = {},
+	signal = AbortSignal.timeout(300_000),
+): Promise<{ status: number; body: unknown }> {
 	const response = await fetch(`${cluster.n8n.baseUrl}/webhook/${path}`, {
 		method: 'POST',
-		...(body instanceof FormData ? { body } : { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
+		...(body instanceof FormData
+			? { body }
+			: { body: JSON.stringify(body), headers: { 'content-type': 'application/json' } }),
 		signal,
 	});
 	const text = await response.text();
@@ -63,22 +104,40 @@ async function postWebhook(path: string, body: FormData | Record<string, unknown
 
 /** Runs of these workflows that have ended, as n8n's database records them. */
 async function endedRuns(workflowIds: string[]): Promise<number> {
-	const [[count]] = await sql(`SELECT count(*) FROM execution_entity WHERE "workflowId" IN (${workflowIds.map((id) => `'${id}'`).join(', ')}) AND status NOT IN ('new', 'running', 'waiting')`);
+	const [[count]] = await sql(
+		`SELECT count(*) FROM execution_entity WHERE "workflowId" IN (${workflowIds.map((id) => `'${id}'`).join(', ')}) AND status NOT IN ('new', 'running', 'waiting')`,
+	);
 	return Number(count);
 }
 
 /**
- * Fires webhook calls at once and collects their answers. n8n 1.x in queue mode can lose the answer of a
- * run that ended (its main waits with Bull's job.finished(), which misses a completion that lands while it
- * starts listening): once the database says every run ended, an answer still missing 30 s later is lost.
+ * Fires webhook calls at once and collects their answers. n8n 1.x in queue mode can lose the answer
+ * of a run that ended (its main waits with Bull's job.finished(), which misses a completion that
+ * lands while it starts listening): once the database says every run ended, an answer still missing
+ * 30 s later is lost.
  */
-async function fireWebhooks(workflowIds: string[], calls: Array<{ path: string; body?: FormData }>): Promise<{ answers: Array<{ status: number; body: unknown }>; lost: number }> {
+async function fireWebhooks(
+	workflowIds: string[],
+	calls: Array<{ path: string; body?: FormData }>,
+): Promise<{ answers: Array<{ status: number; body: unknown }>; lost: number }> {
 	const endedBefore = await endedRuns(workflowIds);
 	const giveUp = new AbortController();
-	const pending = calls.map(async ({ path, body }) => await postWebhook(path, body, AbortSignal.any([giveUp.signal, AbortSignal.timeout(600_000)])).catch(() => undefined));
+	const pending = calls.map(
+		async ({ path, body }) =>
+			await postWebhook(
+				path,
+				body,
+				AbortSignal.any([giveUp.signal, AbortSignal.timeout(600_000)]),
+			).catch(() => undefined),
+	);
 	let answered = false;
 	void Promise.all(pending).then(() => (answered = true));
-	await waitFor('every run to end', async () => (answered || (await endedRuns(workflowIds)) >= endedBefore + calls.length ? true : undefined), { timeoutMs: 600_000, intervalMs: 1_000 });
+	await waitFor(
+		'every run to end',
+		async () =>
+			answered || (await endedRuns(workflowIds)) >= endedBefore + calls.length ? true : undefined,
+		{ timeoutMs: 600_000, intervalMs: 1_000 },
+	);
 	const grace = setTimeout(() => giveUp.abort(), 30_000);
 	const results = await Promise.all(pending);
 	clearTimeout(grace);
@@ -88,7 +147,9 @@ async function fireWebhooks(workflowIds: string[], calls: Array<{ path: string; 
 
 /** For a figure line: the webhook answers n8n lost (see fireWebhooks), if any. */
 function lostAnswersNote(lost: number): string {
-	return lost > 0 ? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)` : '';
+	return lost > 0
+		? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)`
+		: '';
 }
 
 const { step } = e2eSuite({
@@ -98,39 +159,77 @@ const { step } = e2eSuite({
 		// Enough responses that Return All moves its window past 1,500.
 		const reader = createEndUser(fake.account, fake.store, 'many-answers@example.com');
 		const start = fake.clock.now() - 100_000;
-		for (let index = 0; index < 1_700; index++) addResponse(fake.account, fake.store, { endUserId: reader.id, score: index % 11, createdAt: start + Math.floor(index / 3) });
+		for (let index = 0; index < 1_700; index++)
+			addResponse(fake.account, fake.store, {
+				endUserId: reader.id,
+				score: index % 11,
+				createdAt: start + Math.floor(index / 3),
+			});
 		cluster = await startQueueCluster({
 			...services.n8nOptions,
 			owner: OWNER,
 			workflows: [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES, responsesToTickets(tickets.url)],
 			workers: 2,
-			// Executions a killed worker left "running" are marked crashed within a minute (default: 3 hours).
+			// Executions a killed worker left "running" are marked crashed within a minute (default: 3
+			// hours).
 			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
 		});
 		const clientCredential = join(services.n8nOptions.workFolder, 'client-credential.json');
 		const { clientId, clientSecret } = fake.credentials;
-		writeFileSync(clientCredential, JSON.stringify([{ ...CLIENT_CREDENTIAL, data: { grantType: 'clientCredentials', clientId, clientSecret, region: 'custom', baseUrl: fake.baseUrl } }]));
+		writeFileSync(
+			clientCredential,
+			JSON.stringify([
+				{
+					...CLIENT_CREDENTIAL,
+					data: {
+						grantType: 'clientCredentials',
+						clientId,
+						clientSecret,
+						region: 'custom',
+						baseUrl: fake.baseUrl,
+					},
+				},
+			]),
+		);
 		await cluster.n8n.importCredentials(clientCredential);
-		for (const workflow of [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES]) await cluster.rest.activate(workflow.id);
+		for (const workflow of [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES])
+			await cluster.rest.activate(workflow.id);
 	},
 	stop: async () => await cluster?.stop(),
 	logTails: () =>
 		cluster
-			? [cluster.n8n, ...cluster.workers].map((n8n, index) => `--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`).join('\n')
+			? [cluster.n8n, ...cluster.workers]
+					.map(
+						(n8n, index) =>
+							`--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`,
+					)
+					.join('\n')
 			: undefined,
 	stopTimeoutMs: 120_000,
 });
 
 afterAll(() => {
-	if (figures.length > 0) process.stderr.write(`\n[queue] Figures\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
+	if (figures.length > 0)
+		process.stderr.write(`\n[queue] Figures\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
 });
 
 describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
-	step('every process runs with the package installed, and the database is PostgreSQL', async () => {
-		expect(await cluster.rest.nodeTypeNames()).toEqual(expect.arrayContaining(['n8n-nodes-wootric.wootric', 'n8n-nodes-wootric.wootricTrigger']));
-		expect(await sql(`SELECT count(*) FROM workflow_entity WHERE id IN ('${ACTIONS.id}', '${READ_ALL.id}')`)).toEqual([['2']]);
-		for (const worker of cluster.workers) expect(readFileSync(worker.logFile, 'utf8')).toMatch(/n8n worker server listening/);
-	}, 60_000);
+	step(
+		'every process runs with the package installed, and the database is PostgreSQL',
+		async () => {
+			expect(await cluster.rest.nodeTypeNames()).toEqual(
+				expect.arrayContaining(['n8n-nodes-wootric.wootric', 'n8n-nodes-wootric.wootricTrigger']),
+			);
+			expect(
+				await sql(
+					`SELECT count(*) FROM workflow_entity WHERE id IN ('${ACTIONS.id}', '${READ_ALL.id}')`,
+				),
+			).toEqual([['2']]);
+			for (const worker of cluster.workers)
+				expect(readFileSync(worker.logFile, 'utf8')).toMatch(/n8n worker server listening/);
+		},
+		60_000,
+	);
 
 	step(
 		'runs 200 webhook executions of the actions and 10 of Return All at once on both workers: every one succeeds, no POST twice',
@@ -143,11 +242,18 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 			const actions = Array.from({ length: runs }, (_, index) => {
 				const form = new FormData();
 				form.append('email', `queue-${index}@example.com`);
-				form.append('csv', new Blob([`email,plan\ncsv-${index}@example.com,pro\n`], { type: 'text/csv' }), `people-${index}.csv`);
+				form.append(
+					'csv',
+					new Blob([`email,plan\ncsv-${index}@example.com,pro\n`], { type: 'text/csv' }),
+					`people-${index}.csv`,
+				);
 				return { path: 'wootric-actions', body: form };
 			});
 			const reads = Array.from({ length: 10 }, () => ({ path: 'wootric-read-all' }));
-			const { answers, lost } = await fireWebhooks([ACTIONS.id, READ_ALL.id], [...actions, ...reads]);
+			const { answers, lost } = await fireWebhooks(
+				[ACTIONS.id, READ_ALL.id],
+				[...actions, ...reads],
+			);
 			const seconds = (Date.now() - started) / 1000;
 			fake.latencyMs = 0;
 
@@ -161,18 +267,31 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 				expect([...new Set(ids)].sort((a, b) => a - b)).toEqual(responseIds);
 			}
 			const requests = fake.requests.slice(before);
-			const posts = (path: string) => requests.filter((request) => request.method === 'POST' && request.path === path);
-			const csvUploads = posts('/v1/email_survey_csv').map((request) => request.files.map((file) => `${file.field}: ${file.content}`).join());
+			const posts = (path: string) =>
+				requests.filter((request) => request.method === 'POST' && request.path === path);
+			const csvUploads = posts('/v1/email_survey_csv').map((request) =>
+				request.files.map((file) => `${file.field}: ${file.content}`).join(),
+			);
 			const created = posts('/v1/end_users').map((request) => String(request.params.email));
 			const surveyed = posts('/v1/email_survey').map((request) => JSON.stringify(request.params));
-			for (const [what, sent] of [['CSV uploads', csvUploads], ['end users created', created], ['surveys sent', surveyed]] as const) {
-				expect({ what, sent: sent.length, distinct: new Set(sent).size }).toEqual({ what, sent: runs, distinct: runs });
+			for (const [what, sent] of [
+				['CSV uploads', csvUploads],
+				['end users created', created],
+				['surveys sent', surveyed],
+			] as const) {
+				expect({ what, sent: sent.length, distinct: new Set(sent).size }).toEqual({
+					what,
+					sent: runs,
+					distinct: runs,
+				});
 			}
 			expect(csvUploads.every((upload) => upload.includes('csv-'))).toBe(true);
 			const perWorker = executionsPerWorker().map((ids, index) => ids.size - startedBefore[index]);
 			expect(perWorker.every((count) => count > 0)).toBe(true);
 			expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(runs + 10);
-			const statuses = await sql(`SELECT status, count(*) FROM execution_entity WHERE "workflowId" IN ('${ACTIONS.id}', '${READ_ALL.id}') GROUP BY status`);
+			const statuses = await sql(
+				`SELECT status, count(*) FROM execution_entity WHERE "workflowId" IN ('${ACTIONS.id}', '${READ_ALL.id}') GROUP BY status`,
+			);
 			expect(statuses).toEqual([['success', String(runs + 10)]]);
 			report(
 				`actions on workers: ${runs + 10} executions fired at once (${runs} actions with a CSV upload, 10 Return All of ${responseIds.length}), ${runs + 10} succeeded in ${seconds.toFixed(1)} s; per worker ${perWorker.join(' / ')}; duplicate POSTs 0` +
@@ -204,21 +323,35 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 						fake.store.expireAccessTokens();
 					}
 				});
-				const { answers, lost } = await fireWebhooks([workflow.id], Array.from({ length: 60 }, () => ({ path })));
+				const { answers, lost } = await fireWebhooks(
+					[workflow.id],
+					Array.from({ length: 60 }, () => ({ path })),
+				);
 				fake.arrivalHooks.length = 0;
 				fake.latencyMs = 0;
 
 				expect(answers.filter((result) => result.status !== 200)).toEqual([]);
 				if (!isN8n1(cluster.runtime)) expect(lost).toBe(0);
-				const statuses = await sql(`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${workflow.id}' GROUP BY status`);
+				const statuses = await sql(
+					`SELECT status, count(*) FROM execution_entity WHERE "workflowId" = '${workflow.id}' GROUP BY status`,
+				);
 				expect(statuses).toEqual([['success', '61']]);
 				expect(expiredAt).toBeDefined();
-				const signIns = fake.requests.slice(expiredAt).filter((request) => request.path === '/oauth/token');
-				const rejected = fake.requests.slice(expiredAt).filter((request) => request.path === '/v1/responses' && request.status === 401);
-				const perWorker = executionsPerWorker().map((ids, index) => ids.size - startedBefore[index]);
+				const signIns = fake.requests
+					.slice(expiredAt)
+					.filter((request) => request.path === '/oauth/token');
+				const rejected = fake.requests
+					.slice(expiredAt)
+					.filter((request) => request.path === '/v1/responses' && request.status === 401);
+				const perWorker = executionsPerWorker().map(
+					(ids, index) => ids.size - startedBefore[index],
+				);
 				expect(perWorker.every((count) => count > 0)).toBe(true);
-				// At most one renewal per worker process (a refresh, and a fallback where the other worker spent it).
-				expect(signIns.filter((request) => request.status === 200).length).toBeLessThanOrEqual(cluster.workers.length);
+				// At most one renewal per worker process (a refresh, and a fallback where the other worker
+				// spent it).
+				expect(signIns.filter((request) => request.status === 200).length).toBeLessThanOrEqual(
+					cluster.workers.length,
+				);
 				report(
 					`token expiry (${grant}): 60 executions (per worker ${perWorker.join(' / ')}), 0 failed; ${rejected.length} requests met the expired token; ` +
 						`sign-ins after the expiry: ${signIns.map((request) => `${String(request.params.grant_type)} ${request.status}`).join(', ')}` +
@@ -237,14 +370,27 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 		25 * 60_000,
 	);
 
-	step('made no connection to any host but this machine, from the main or a worker', async () => {
-		for (const n8n of [cluster.n8n, ...cluster.workers]) expect({ log: n8n.outboundLogFile, connections: n8n.outboundConnections() }).toEqual({ log: n8n.outboundLogFile, connections: [] });
-	}, 10_000);
+	step(
+		'made no connection to any host but this machine, from the main or a worker',
+		async () => {
+			for (const n8n of [cluster.n8n, ...cluster.workers])
+				expect({ log: n8n.outboundLogFile, connections: n8n.outboundConnections() }).toEqual({
+					log: n8n.outboundLogFile,
+					connections: [],
+				});
+		},
+		10_000,
+	);
 });
 
-/** The trigger's cursor on /v1/responses in the tickets workflow's static data, as PostgreSQL holds it. */
+/**
+ * The trigger's cursor on /v1/responses in the tickets workflow's static data, as PostgreSQL holds
+ * it.
+ */
 async function triggerCursor(): Promise<StreamCursor | undefined> {
-	const [[text] = []] = await sql(`SELECT "staticData" FROM workflow_entity WHERE id = 'queueTickets'`);
+	const [[text] = []] = await sql(
+		`SELECT "staticData" FROM workflow_entity WHERE id = 'queueTickets'`,
+	);
 	if (!text) return undefined;
 	const staticData = JSON.parse(text) as Record<string, { responses?: StreamCursor }>;
 	return staticData[`node:${TRIGGER_NAME}`]?.responses;
@@ -257,19 +403,34 @@ async function runTriggerScenario(): Promise<void> {
 		const second = fake.clock.now();
 		for (let index = 0; index < count; index++) {
 			// The first `clusterSize` share one second (more than a page), the rest the next one.
-			created.push(addResponse(fake.account, fake.store, { endUserId: answer.id, score: index % 11, createdAt: index < clusterSize ? second : second + 1 }).id);
+			created.push(
+				addResponse(fake.account, fake.store, {
+					endUserId: answer.id,
+					score: index % 11,
+					createdAt: index < clusterSize ? second : second + 1,
+				}).id,
+			);
 		}
 	};
 	const distinctTickets = () => new Set(tickets.tickets.map((ticket) => ticket.idempotencyKey));
 	const waitForTickets = async (count: number, timeoutMs: number) =>
-		await waitFor(`${count} distinct tickets`, () => (distinctTickets().size >= count ? true : undefined), {
-			timeoutMs,
-			intervalMs: 500,
-			describe: () => `distinct tickets ${distinctTickets().size}, POSTs ${tickets.tickets.length}`,
-		});
+		await waitFor(
+			`${count} distinct tickets`,
+			() => (distinctTickets().size >= count ? true : undefined),
+			{
+				timeoutMs,
+				intervalMs: 500,
+				describe: () =>
+					`distinct tickets ${distinctTickets().size}, POSTs ${tickets.tickets.length}`,
+			},
+		);
 	tickets.clear();
 	await cluster.rest.activate('queueTickets');
-	await waitFor('the first poll to store its cursor in PostgreSQL', async () => ((await triggerCursor()) ? true : undefined), { timeoutMs: 60_000, intervalMs: 1000 });
+	await waitFor(
+		'the first poll to store its cursor in PostgreSQL',
+		async () => ((await triggerCursor()) ? true : undefined),
+		{ timeoutMs: 60_000, intervalMs: 1000 },
+	);
 
 	// Burst 1, then the main restarts between two polls while burst 2 arrives.
 	burst(1_000, 120);
@@ -281,12 +442,19 @@ async function runTriggerScenario(): Promise<void> {
 	await cluster.rest.login(OWNER.email, OWNER.password);
 	await waitForTickets(2_000, 180_000);
 
-	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of it.
+	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of
+	// it.
 	tickets.delayMs = 40;
 	const beforeBurst3 = executionsPerWorker();
 	burst(1_000, 60);
-	await waitFor('tickets of burst 3 to arrive', () => (distinctTickets().size >= 2_100 ? true : undefined), { timeoutMs: 120_000, intervalMs: 200 });
-	const running = executionsPerWorker().findIndex((ids, index) => ids.size > beforeBurst3[index].size);
+	await waitFor(
+		'tickets of burst 3 to arrive',
+		() => (distinctTickets().size >= 2_100 ? true : undefined),
+		{ timeoutMs: 120_000, intervalMs: 200 },
+	);
+	const running = executionsPerWorker().findIndex(
+		(ids, index) => ids.size > beforeBurst3[index].size,
+	);
 	expect(running).toBeGreaterThanOrEqual(0);
 	const killed = cluster.workers[running];
 	killed.kill('SIGKILL');
@@ -294,26 +462,35 @@ async function runTriggerScenario(): Promise<void> {
 	const ticketsAtKill = distinctTickets().size;
 	await killed.start();
 	tickets.delayMs = 0;
-	// n8n does not run a killed worker's job again (its queue allows no stalled retries): the execution ends
-	// "crashed", the rest of its items unsent. Retrying it, as an operator would, sends them; the ticket
-	// system's idempotency key absorbs the ones that had gone out.
+	// n8n does not run a killed worker's job again (its queue allows no stalled retries): the
+	// execution ends "crashed", the rest of its items unsent. Retrying it, as an operator would,
+	// sends them; the ticket system's idempotency key absorbs the ones that had gone out.
 	const crashed = await waitFor(
 		'the killed execution to be marked',
 		async () => {
-			const rows = await sql(`SELECT id, status FROM execution_entity WHERE "workflowId" = 'queueTickets' AND status NOT IN ('success', 'running', 'new') AND "retryOf" IS NULL`);
+			const rows = await sql(
+				`SELECT id, status FROM execution_entity WHERE "workflowId" = 'queueTickets' AND status NOT IN ('success', 'running', 'new') AND "retryOf" IS NULL`,
+			);
 			return rows.length > 0 ? rows : undefined;
 		},
 		{ timeoutMs: 180_000, intervalMs: 2000 },
 	);
-	for (const [id] of crashed) await cluster.rest.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
+	for (const [id] of crashed)
+		await cluster.rest.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
 	await waitForTickets(3_000, 240_000);
 	await delay15();
 
 	const keys = tickets.tickets.map((ticket) => ticket.idempotencyKey);
-	expect([...distinctTickets()].sort()).toEqual(created.map((id) => `wootric-response-${id}`).sort());
+	expect([...distinctTickets()].sort()).toEqual(
+		created.map((id) => `wootric-response-${id}`).sort(),
+	);
 	const emitted = await emittedByTrigger();
 	const emittedIds = emitted.flat();
-	expect({ perExecution: emitted.map((ids) => ids.length), total: emittedIds.length, distinct: new Set(emittedIds).size }).toEqual({
+	expect({
+		perExecution: emitted.map((ids) => ids.length),
+		total: emittedIds.length,
+		distinct: new Set(emittedIds).size,
+	}).toEqual({
 		perExecution: expect.any(Array),
 		total: created.length,
 		distinct: created.length,
@@ -341,17 +518,23 @@ async function emittedByTrigger(): Promise<number[][]> {
 	const rows = await sql(
 		`SELECT d.data FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = 'queueTickets' AND e."retryOf" IS NULL ORDER BY e.id`,
 	);
-	const { parse } = requireFromN8n<{ parse: (text: string) => unknown }>(cluster.runtime, 'flatted');
+	const { parse } = requireFromN8n<{ parse: (text: string) => unknown }>(
+		cluster.runtime,
+		'flatted',
+	);
 	type Items = Array<{ json: { id: number } }>;
 	return rows.map(([data]) => {
 		const run = parse(data) as {
 			resultData: { runData: Record<string, Array<{ data?: { main?: Items[] } }>> };
-			executionData?: { nodeExecutionStack: Array<{ node: { name: string }; data: { main: Items[] } }> };
+			executionData?: {
+				nodeExecutionStack: Array<{ node: { name: string }; data: { main: Items[] } }>;
+			};
 		};
-		// A run the killed worker never finished holds the trigger's items as the main queued them, on the stack
-		// (n8n's crash recovery puts a stand-in item in its run data).
+		// A run the killed worker never finished holds the trigger's items as the main queued them, on
+		// the stack (n8n's crash recovery puts a stand-in item in its run data).
 		const items =
-			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === TRIGGER_NAME)?.data.main[0] ??
+			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === TRIGGER_NAME)?.data
+				.main[0] ??
 			run.resultData.runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ??
 			[];
 		return items.map((item) => item.json.id);

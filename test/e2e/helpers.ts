@@ -5,8 +5,8 @@ import type { FakeRequest, FakeWootric } from '../fake';
 type Json = Record<string, unknown>;
 
 /**
- * The items a node output in an execution (its first run, first output). Fails with the nodes that did
- * run and the execution's error when the node has no output.
+ * The items a node output in an execution (its first run, first output). Fails with the nodes that
+ * did run and the execution's error when the node has no output.
  */
 export function outputOf(execution: CliExecution | RestExecution, nodeName: string): Json[] {
 	const { runData, error } = execution.data.resultData;
@@ -37,21 +37,33 @@ export class RequestLog {
 
 	/** The requests since the mark of one method and (decoded) path. */
 	to(method: string, path: string): FakeRequest[] {
-		return this.since().filter((request) => request.method === method && decodeURIComponent(request.path) === path);
+		return this.since().filter(
+			(request) => request.method === method && decodeURIComponent(request.path) === path,
+		);
 	}
 
-	/** Exactly one request of `method` to `path` since the mark; otherwise fails with what was received. */
+	/**
+	 * Exactly one request of `method` to `path` since the mark; otherwise fails with what was
+	 * received.
+	 */
 	one(method: string, path: string): FakeRequest {
 		const matching = this.to(method, path);
 		if (matching.length !== 1) {
-			throw new Error(`Expected one ${method} ${path}, the fake API received ${matching.length}. All requests since the run started:\n${this.describe()}`);
+			throw new Error(
+				`Expected one ${method} ${path}, the fake API received ${matching.length}. All requests since the run started:\n${this.describe()}`,
+			);
 		}
 		return matching[0];
 	}
 
-	/** The requests since the mark, one "METHOD /path?query → status" line each, for failure messages. */
+	/**
+	 * The requests since the mark, one "METHOD /path?query → status" line each, for failure messages.
+	 */
 	describe(): string {
-		const lines = this.since().map((request) => `  ${request.method} ${decodeURIComponent(request.path)}${request.rawQuery ? `?${request.rawQuery}` : ''} → ${request.status ?? '…'}`);
+		const lines = this.since().map(
+			(request) =>
+				`  ${request.method} ${decodeURIComponent(request.path)}${request.rawQuery ? `?${request.rawQuery}` : ''} → ${request.status ?? '…'}`,
+		);
 		return lines.join('\n') || '  (none)';
 	}
 }

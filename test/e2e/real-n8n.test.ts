@@ -1,18 +1,29 @@
 /**
- * The package in a real n8n (2.40.7 on Node 24), installed from its packed tarball the way users install
- * community packages, against the fake Wootric API running in this process (so the tests read its request
- * log and its store). One n8n serves the whole file; see scripts/e2e/ for how it is set up.
+ * The package in a real n8n (2.40.7 on Node 24), installed from its packed tarball the way users
+ * install community packages, against the fake Wootric API running in this process (so the tests
+ * read its request log and its store). One n8n serves the whole file; see scripts/e2e/ for how it
+ * is set up.
  */
 import { lstatSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { CliExecutionError } from '../../scripts/e2e/n8n-instance';
-import { PACKAGE_CREDENTIAL_TYPES, PACKAGE_NODE_TYPES, startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
+import {
+	PACKAGE_CREDENTIAL_TYPES,
+	PACKAGE_NODE_TYPES,
+	startN8nWithPackage,
+	type N8nWithPackage,
+} from '../../scripts/e2e/n8n-with-package';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
 import { delay, waitFor } from '../../scripts/e2e/processes';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
-import { readWorkflows, SANDBOX_CREDENTIAL, sandboxCredentialData, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import {
+	readWorkflows,
+	SANDBOX_CREDENTIAL,
+	sandboxCredentialData,
+	type WorkflowFile,
+} from '../../scripts/e2e/workflow-files';
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { outputOf, RequestLog } from './helpers';
@@ -31,14 +42,27 @@ let demo: N8nWithPackage;
 let requests: RequestLog;
 
 /**
- * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short"; a cron
- * with anything but one fixed second in its seconds field), but it checks each Poll Time on its own: four
- * custom crons a quarter-minute apart poll every 15 s. Only the tests do this; the example polls every minute.
+ * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
+ * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
+ * its own: four custom crons a quarter-minute apart poll every 15 s. Only the tests do this; the
+ * example polls every minute.
  */
 function quarterMinutePolls(workflow: WorkflowFile): WorkflowFile {
 	if (workflow.id !== DETRACTOR_WORKFLOW) return workflow;
-	const pollTimes = { item: [0, 15, 30, 45].map((second) => ({ mode: 'custom', cronExpression: `${second} * * * * *` })) };
-	return { ...workflow, nodes: workflow.nodes.map((node) => (node.type === TRIGGER_TYPE ? { ...node, parameters: { ...node.parameters, pollTimes } } : node)) };
+	const pollTimes = {
+		item: [0, 15, 30, 45].map((second) => ({
+			mode: 'custom',
+			cronExpression: `${second} * * * * *`,
+		})),
+	};
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type === TRIGGER_TYPE
+				? { ...node, parameters: { ...node.parameters, pollTimes } }
+				: node,
+		),
+	};
 }
 
 const endUser = (email: string) => {
@@ -47,7 +71,8 @@ const endUser = (email: string) => {
 	return user;
 };
 
-const newest = (responses: SurveyResponse[]) => [...responses].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)[0];
+const newest = (responses: SurveyResponse[]) =>
+	[...responses].sort((a, b) => b.createdAt - a.createdAt || b.id - a.id)[0];
 
 const { step } = e2eSuite({
 	label: 'e2e',
@@ -57,241 +82,418 @@ const { step } = e2eSuite({
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
-			workflows: [...readWorkflows(EXAMPLES_FOLDER), ...readWorkflows(join(__dirname, 'workflows'))],
+			workflows: [
+				...readWorkflows(EXAMPLES_FOLDER),
+				...readWorkflows(join(__dirname, 'workflows')),
+			],
 			adaptWorkflow: quarterMinutePolls,
 		});
 	},
 	stop: async () => await demo?.n8n.stop(),
-	logTails: () => (demo ? `--- n8n log, last 40 lines (${demo.n8n.logFile}) ---\n${demo.n8n.logTail(40)}` : undefined),
+	logTails: () =>
+		demo
+			? `--- n8n log, last 40 lines (${demo.n8n.logFile}) ---\n${demo.n8n.logTail(40)}`
+			: undefined,
 	stopTimeoutMs: 60_000,
 });
 
 describe('installed from the packed tarball', () => {
-	step('is a real folder in .n8n/nodes (not a link), and n8n offers its nodes and credential', async () => {
-		expect(demo.packageFolder).toContain(join('.n8n', 'nodes', 'node_modules', 'n8n-nodes-wootric'));
-		expect(lstatSync(demo.packageFolder).isSymbolicLink()).toBe(false);
-		expect(await demo.rest.nodeTypeNames()).toEqual(expect.arrayContaining(PACKAGE_NODE_TYPES));
-		expect(await demo.rest.credentialTypeNames()).toEqual(expect.arrayContaining(PACKAGE_CREDENTIAL_TYPES));
-	});
+	step(
+		'is a real folder in .n8n/nodes (not a link), and n8n offers its nodes and credential',
+		async () => {
+			expect(demo.packageFolder).toContain(
+				join('.n8n', 'nodes', 'node_modules', 'n8n-nodes-wootric'),
+			);
+			expect(lstatSync(demo.packageFolder).isSymbolicLink()).toBe(false);
+			expect(await demo.rest.nodeTypeNames()).toEqual(expect.arrayContaining(PACKAGE_NODE_TYPES));
+			expect(await demo.rest.credentialTypeNames()).toEqual(
+				expect.arrayContaining(PACKAGE_CREDENTIAL_TYPES),
+			);
+		},
+	);
 
 	step('serves the icons its nodes and credential name (light and dark)', async () => {
 		const ours = [
 			...(await demo.rest.nodeTypes()).filter((type) => PACKAGE_NODE_TYPES.includes(type.name)),
-			...(await demo.rest.credentialTypes()).filter((type) => PACKAGE_CREDENTIAL_TYPES.includes(type.name)),
+			...(await demo.rest.credentialTypes()).filter((type) =>
+				PACKAGE_CREDENTIAL_TYPES.includes(type.name),
+			),
 		];
-		const iconUrls = ours.flatMap((type) => (typeof type.iconUrl === 'object' ? [type.iconUrl.light, type.iconUrl.dark] : [type.iconUrl]));
-		expect(iconUrls).toHaveLength(2 * (PACKAGE_NODE_TYPES.length + PACKAGE_CREDENTIAL_TYPES.length));
+		const iconUrls = ours.flatMap((type) =>
+			typeof type.iconUrl === 'object' ? [type.iconUrl.light, type.iconUrl.dark] : [type.iconUrl],
+		);
+		expect(iconUrls).toHaveLength(
+			2 * (PACKAGE_NODE_TYPES.length + PACKAGE_CREDENTIAL_TYPES.length),
+		);
 		for (const url of iconUrls) {
 			const icon = await fetch(`${demo.n8n.baseUrl}/${url}`);
-			expect([url, icon.status, icon.headers.get('content-type')]).toEqual([url, 200, expect.stringContaining('svg')]);
+			expect([url, icon.status, icon.headers.get('content-type')]).toEqual([
+				url,
+				200,
+				expect.stringContaining('svg'),
+			]);
 		}
 	});
 
-	step('fills the Survey Template and Language dropdowns from the account (loadOptions through the REST API)', async () => {
-		const ask = (parameter: string, methodName: string, extra: Record<string, unknown> = {}) =>
-			demo.rest.loadOptions({
-				nodeType: 'n8n-nodes-wootric.wootric',
-				parameter,
-				methodName,
-				currentNodeParameters: { resource: 'emailSurvey', operation: 'send', emails: 'ada@example.com', ...extra },
-				credentials: { wootricApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } },
-			});
+	step(
+		'fills the Survey Template and Language dropdowns from the account (loadOptions through the REST API)',
+		async () => {
+			const ask = (parameter: string, methodName: string, extra: Record<string, unknown> = {}) =>
+				demo.rest.loadOptions({
+					nodeType: 'n8n-nodes-wootric.wootric',
+					parameter,
+					methodName,
+					currentNodeParameters: {
+						resource: 'emailSurvey',
+						operation: 'send',
+						emails: 'ada@example.com',
+						...extra,
+					},
+					credentials: { wootricApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name } },
+				});
 
-		expect((await ask('surveyTemplateId', 'getSurveyTemplates')).map((option) => option.value)).toEqual([501, 502]);
-		expect((await ask('language', 'getSurveyTemplateLanguages', { surveyTemplateId: 502 })).map((option) => option.value)).toEqual([
-			'multi_language',
-			'EN',
-			'ES',
-			'DE',
-		]);
-	});
+			expect(
+				(await ask('surveyTemplateId', 'getSurveyTemplates')).map((option) => option.value),
+			).toEqual([501, 502]);
+			expect(
+				(await ask('language', 'getSurveyTemplateLanguages', { surveyTemplateId: 502 })).map(
+					(option) => option.value,
+				),
+			).toEqual(['multi_language', 'EN', 'ES', 'DE']);
+		},
+	);
 });
 
 describe('action workflows, run with `n8n execute`', () => {
 	beforeEach(() => requests.mark());
 
-	step('"Upsert end users from a sheet" looks each row up by email, updates the two it finds and creates the third', async () => {
-		const items = outputOf(await demo.n8n.execute('exUpsertEndUsers'), 'Create or Update End User');
+	step(
+		'"Upsert end users from a sheet" looks each row up by email, updates the two it finds and creates the third',
+		async () => {
+			const items = outputOf(
+				await demo.n8n.execute('exUpsertEndUsers'),
+				'Create or Update End User',
+			);
 
-		expect(items.map((item) => [item.email, item.properties])).toEqual([
-			['ada@example.com', { plan: 'enterprise', seats: '250' }],
-			['linus@example.com', { plan: 'enterprise', seats: '40' }],
-			['katherine@example.com', { plan: 'pro', seats: '12' }],
-		]);
-		for (const email of ['ada@example.com', 'linus@example.com', 'katherine@example.com']) {
-			expect(requests.one('GET', `/v1/end_users/${email}`).query).toEqual({ lookup_by_email: 'true' });
-		}
-		expect(requests.one('PUT', `/v1/end_users/${endUser('ada@example.com').id}`).params).toMatchObject({ external_id: 'crm-1', properties: { seats: '250' } });
-		expect(requests.one('POST', '/v1/end_users').params).toMatchObject({ email: 'katherine@example.com', external_id: 'crm-7' });
-		expect(endUser('katherine@example.com')).toMatchObject({ externalId: 'crm-7', properties: { plan: 'pro', seats: '12' } });
-	});
+			expect(items.map((item) => [item.email, item.properties])).toEqual([
+				['ada@example.com', { plan: 'enterprise', seats: '250' }],
+				['linus@example.com', { plan: 'enterprise', seats: '40' }],
+				['katherine@example.com', { plan: 'pro', seats: '12' }],
+			]);
+			for (const email of ['ada@example.com', 'linus@example.com', 'katherine@example.com']) {
+				expect(requests.one('GET', `/v1/end_users/${email}`).query).toEqual({
+					lookup_by_email: 'true',
+				});
+			}
+			expect(
+				requests.one('PUT', `/v1/end_users/${endUser('ada@example.com').id}`).params,
+			).toMatchObject({ external_id: 'crm-1', properties: { seats: '250' } });
+			expect(requests.one('POST', '/v1/end_users').params).toMatchObject({
+				email: 'katherine@example.com',
+				external_id: 'crm-7',
+			});
+			expect(endUser('katherine@example.com')).toMatchObject({
+				externalId: 'crm-7',
+				properties: { plan: 'pro', seats: '12' },
+			});
+		},
+	);
 
-	step('"Send email survey to a CSV" uploads the CSV file n8n made as the multipart field csv', async () => {
-		const items = outputOf(await demo.n8n.execute('exEmailSurveyCsv'), 'Send Surveys From CSV');
+	step(
+		'"Send email survey to a CSV" uploads the CSV file n8n made as the multipart field csv',
+		async () => {
+			const items = outputOf(await demo.n8n.execute('exEmailSurveyCsv'), 'Send Surveys From CSV');
 
-		expect(items).toEqual([expect.objectContaining({ status: 'scheduled', emails_count: 3, file: 'surveys.csv', rows: { from: 1, to: 3 } })]);
-		const upload = requests.one('POST', '/v1/email_survey_csv');
-		expect(upload.headers['content-type']).toMatch(/^multipart\/form-data/);
-		expect(upload.files).toEqual([expect.objectContaining({ field: 'csv', filename: 'surveys.csv' })]);
-		expect(upload.files[0].content.split(/\r?\n/)[0]).toBe('email,___context:first_name,plan');
-		expect(upload.params).toMatchObject({ subject: 'Hi {{first_name}}, how likely are you to recommend us?', survey_immediately: 'true' });
-		const survey = fake.account.emailSurveys.at(-1)!;
-		expect(survey.endpoint).toBe('email_survey_csv');
-		expect(survey.emails).toEqual(['ada@example.com', 'grace@example.com', 'new.customer@example.com']);
-		expect(survey.rows?.[2]).toEqual({ email: 'new.customer@example.com', '___context:first_name': 'Sam', plan: 'starter' });
-	});
+			expect(items).toEqual([
+				expect.objectContaining({
+					status: 'scheduled',
+					emails_count: 3,
+					file: 'surveys.csv',
+					rows: { from: 1, to: 3 },
+				}),
+			]);
+			const upload = requests.one('POST', '/v1/email_survey_csv');
+			expect(upload.headers['content-type']).toMatch(/^multipart\/form-data/);
+			expect(upload.files).toEqual([
+				expect.objectContaining({ field: 'csv', filename: 'surveys.csv' }),
+			]);
+			expect(upload.files[0].content.split(/\r?\n/)[0]).toBe('email,___context:first_name,plan');
+			expect(upload.params).toMatchObject({
+				subject: 'Hi {{first_name}}, how likely are you to recommend us?',
+				survey_immediately: 'true',
+			});
+			const survey = fake.account.emailSurveys.at(-1)!;
+			expect(survey.endpoint).toBe('email_survey_csv');
+			expect(survey.emails).toEqual([
+				'ada@example.com',
+				'grace@example.com',
+				'new.customer@example.com',
+			]);
+			expect(survey.rows?.[2]).toEqual({
+				email: 'new.customer@example.com',
+				'___context:first_name': 'Sam',
+				plan: 'starter',
+			});
+		},
+	);
 
-	step('"Weekly NPS summary" asks for the seven days before today and outputs the summary', async () => {
-		const [summary] = outputOf(await demo.n8n.execute('exWeeklyNps'), "Last Week's NPS");
+	step(
+		'"Weekly NPS summary" asks for the seven days before today and outputs the summary',
+		async () => {
+			const [summary] = outputOf(await demo.n8n.execute('exWeeklyNps'), "Last Week's NPS");
 
-		const { date } = requests.one('GET', '/v1/nps_summary').query as { date: { start: string; end: string } };
-		expect(date.start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
-		expect(Date.parse(date.end) - Date.parse(date.start)).toBe(6 * 86_400_000);
-		expect(summary).toEqual(expect.objectContaining({ nps: expect.any(Number), responses: expect.any(Number), detractors: expect.any(Number) }));
-	});
+			const { date } = requests.one('GET', '/v1/nps_summary').query as {
+				date: { start: string; end: string };
+			};
+			expect(date.start).toMatch(/^\d{4}-\d{2}-\d{2}$/);
+			expect(Date.parse(date.end) - Date.parse(date.start)).toBe(6 * 86_400_000);
+			expect(summary).toEqual(
+				expect.objectContaining({
+					nps: expect.any(Number),
+					responses: expect.any(Number),
+					detractors: expect.any(Number),
+				}),
+			);
+		},
+	);
 
-	step('End User Get → End User Setting Update → Get turns email surveys off for the end user found', async () => {
-		const execution = await demo.n8n.execute('e2eUserSettings');
-		const grace = endUser('grace@example.com');
+	step(
+		'End User Get → End User Setting Update → Get turns email surveys off for the end user found',
+		async () => {
+			const execution = await demo.n8n.execute('e2eUserSettings');
+			const grace = endUser('grace@example.com');
 
-		expect(outputOf(execution, 'Find Grace')).toEqual([expect.objectContaining({ id: grace.id })]);
-		expect(requests.one('PUT', `/v1/end_users/${grace.id}/settings`).params).toEqual({ email_nps: 'false' });
-		expect(outputOf(execution, 'Read Settings')).toEqual([expect.objectContaining({ email_nps: false })]);
-		expect(grace.settings.email_nps).toBe(false);
-	});
+			expect(outputOf(execution, 'Find Grace')).toEqual([
+				expect.objectContaining({ id: grace.id }),
+			]);
+			expect(requests.one('PUT', `/v1/end_users/${grace.id}/settings`).params).toEqual({
+				email_nps: 'false',
+			});
+			expect(outputOf(execution, 'Read Settings')).toEqual([
+				expect.objectContaining({ email_nps: false }),
+			]);
+			expect(grace.settings.email_nps).toBe(false);
+		},
+	);
 
-	step('Response Create → Get Many records a detractor response and lists it among the end user\'s detractors', async () => {
-		const execution = await demo.n8n.execute('e2eResponses');
-		const margaret = endUser('margaret@example.com');
+	step(
+		"Response Create → Get Many records a detractor response and lists it among the end user's detractors",
+		async () => {
+			const execution = await demo.n8n.execute('e2eResponses');
+			const margaret = endUser('margaret@example.com');
 
-		expect(requests.one('POST', `/v1/end_users/${margaret.id}/responses`).params).toMatchObject({
-			score: '4',
-			ip_address: '203.0.113.9',
-			origin_url: 'https://app.example.com/billing',
-			text: 'Invoices are confusing.',
-		});
-		const [created] = outputOf(execution, 'Record Response');
-		expect(fake.account.responses.get(Number(created.id))).toMatchObject({ endUserId: margaret.id, score: 4 });
-		requests.one('GET', `/v1/end_users/${margaret.id}/responses/detractors`);
-		const listed = outputOf(execution, 'Her Detractor Responses');
-		expect(listed.map((response) => [response.score, response.nps_category])).toEqual(expect.arrayContaining([[4, 'detractor'], [3, 'detractor']]));
-	});
+			expect(requests.one('POST', `/v1/end_users/${margaret.id}/responses`).params).toMatchObject({
+				score: '4',
+				ip_address: '203.0.113.9',
+				origin_url: 'https://app.example.com/billing',
+				text: 'Invoices are confusing.',
+			});
+			const [created] = outputOf(execution, 'Record Response');
+			expect(fake.account.responses.get(Number(created.id))).toMatchObject({
+				endUserId: margaret.id,
+				score: 4,
+			});
+			requests.one('GET', `/v1/end_users/${margaret.id}/responses/detractors`);
+			const listed = outputOf(execution, 'Her Detractor Responses');
+			expect(listed.map((response) => [response.score, response.nps_category])).toEqual(
+				expect.arrayContaining([
+					[4, 'detractor'],
+					[3, 'detractor'],
+				]),
+			);
+		},
+	);
 
 	step('Decline Create → Get Many records a decline and lists every decline', async () => {
 		const execution = await demo.n8n.execute('e2eDeclines');
 		const barbara = endUser('barbara@example.com');
 
-		expect(requests.one('POST', `/v1/end_users/${barbara.id}/declines`).params).toMatchObject({ origin_url: 'https://app.example.com/reports' });
+		expect(requests.one('POST', `/v1/end_users/${barbara.id}/declines`).params).toMatchObject({
+			origin_url: 'https://app.example.com/reports',
+		});
 		const [created] = outputOf(execution, 'Record Decline');
-		expect(outputOf(execution, 'All Declines').map((decline) => decline.id)).toEqual(expect.arrayContaining([created.id]));
+		expect(outputOf(execution, 'All Declines').map((decline) => decline.id)).toEqual(
+			expect.arrayContaining([created.id]),
+		);
 		expect(outputOf(execution, 'All Declines')).toHaveLength(fake.account.declines.size);
 	});
 
 	step('Email Survey Send combines the addresses of two items into one request', async () => {
 		const items = outputOf(await demo.n8n.execute('e2eEmailSurvey'), 'Send Survey');
 
-		expect(requests.one('POST', '/v1/email_survey').params).toMatchObject({ emails: ['ada@example.com', 'grace@example.com'], subject: 'How are we doing?' });
+		expect(requests.one('POST', '/v1/email_survey').params).toMatchObject({
+			emails: ['ada@example.com', 'grace@example.com'],
+			subject: 'How are we doing?',
+		});
 		expect(items).toEqual([expect.objectContaining({ status: 'scheduled', emails_count: 2 })]);
 	});
 
-	step('Segment Get Many and Survey Template Get Many list the account\'s segments and templates', async () => {
-		const execution = await demo.n8n.execute('e2eAccount');
+	step(
+		"Segment Get Many and Survey Template Get Many list the account's segments and templates",
+		async () => {
+			const execution = await demo.n8n.execute('e2eAccount');
 
-		expect(outputOf(execution, 'Segments').map((segment) => segment.name)).toEqual(['plan', 'seats', 'renewal_date']);
-		expect(outputOf(execution, 'Survey Templates').map((template) => [template.id, template.is_default])).toEqual([
-			[501, true],
-			[502, false],
-		]);
-	});
+			expect(outputOf(execution, 'Segments').map((segment) => segment.name)).toEqual([
+				'plan',
+				'seats',
+				'renewal_date',
+			]);
+			expect(
+				outputOf(execution, 'Survey Templates').map((template) => [
+					template.id,
+					template.is_default,
+				]),
+			).toEqual([
+				[501, true],
+				[502, false],
+			]);
+		},
+	);
 
-	step('a lookup of an unknown end user fails the run with an error that names the end user, the node and the 404', async () => {
-		const failure = await demo.n8n.execute('e2eMissingUser').then(
-			() => undefined,
-			(error: unknown) => error,
-		);
+	step(
+		'a lookup of an unknown end user fails the run with an error that names the end user, the node and the 404',
+		async () => {
+			const failure = await demo.n8n.execute('e2eMissingUser').then(
+				() => undefined,
+				(error: unknown) => error,
+			);
 
-		expect(failure).toBeInstanceOf(CliExecutionError);
-		const { error } = (failure as CliExecutionError).execution.data.resultData;
-		expect(error).toMatchObject({ message: expect.stringContaining('nobody@example.com'), httpCode: '404', node: { name: 'Find Nobody' } });
-	});
+			expect(failure).toBeInstanceOf(CliExecutionError);
+			const { error } = (failure as CliExecutionError).execution.data.resultData;
+			expect(error).toMatchObject({
+				message: expect.stringContaining('nobody@example.com'),
+				httpCode: '404',
+				node: { name: 'Find Nobody' },
+			});
+		},
+	);
 });
 
 describe('credential test, through the REST API', () => {
-	const stored = () => ({ ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(fake.baseUrl, fake.credentials) });
+	const stored = () => ({
+		...SANDBOX_CREDENTIAL,
+		data: sandboxCredentialData(fake.baseUrl, fake.credentials),
+	});
 
 	beforeEach(() => requests.mark());
 
 	step('passes for the imported credential: it signs in and reads the segments', async () => {
 		const tokenRequests = fake.requestsTo('/oauth/token').length;
 
-		expect(await demo.rest.testCredential(stored())).toEqual({ status: 'OK', message: expect.any(String) });
-		expect(fake.requestsTo('/oauth/token').slice(tokenRequests).map((request) => request.params.grant_type)).toContain('password');
+		expect(await demo.rest.testCredential(stored())).toEqual({
+			status: 'OK',
+			message: expect.any(String),
+		});
+		expect(
+			fake
+				.requestsTo('/oauth/token')
+				.slice(tokenRequests)
+				.map((request) => request.params.grant_type),
+		).toContain('password');
 		expect(requests.to('GET', '/v1/segments')).toHaveLength(1);
 	});
 
-	step('passes for the stored credential as the editor shows it (secrets and tokens redacted)', async () => {
-		const shown = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
-		expect(shown.data.password).not.toBe(fake.credentials.password);
+	step(
+		'passes for the stored credential as the editor shows it (secrets and tokens redacted)',
+		async () => {
+			const shown = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
+			expect(shown.data.password).not.toBe(fake.credentials.password);
 
-		expect(await demo.rest.testCredential(shown)).toEqual({ status: 'OK', message: expect.any(String) });
-	});
+			expect(await demo.rest.testCredential(shown)).toEqual({
+				status: 'OK',
+				message: expect.any(String),
+			});
+		},
+	);
 
 	step('passes with Client Credentials', async () => {
-		const data = { grantType: 'clientCredentials', clientId: fake.credentials.clientId, clientSecret: fake.credentials.clientSecret, region: 'custom', baseUrl: fake.baseUrl };
+		const data = {
+			grantType: 'clientCredentials',
+			clientId: fake.credentials.clientId,
+			clientSecret: fake.credentials.clientSecret,
+			region: 'custom',
+			baseUrl: fake.baseUrl,
+		};
 
-		expect(await demo.rest.testCredential({ ...SANDBOX_CREDENTIAL, data })).toEqual({ status: 'OK', message: expect.any(String) });
-		// n8n 2.x saves only the token a test got; 1.x saves the whole form it tested with it (README, Compatibility).
+		expect(await demo.rest.testCredential({ ...SANDBOX_CREDENTIAL, data })).toEqual({
+			status: 'OK',
+			message: expect.any(String),
+		});
+		// n8n 2.x saves only the token a test got; 1.x saves the whole form it tested with it (README,
+		// Compatibility).
 		const { grantType } = (await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id)).data;
 		expect(grantType).toBe(isN8n1(demo.runtime) ? 'clientCredentials' : 'password');
-		await demo.rest.updateCredential({ ...stored(), data: { ...stored().data, accessToken: '', refreshToken: '' } });
+		await demo.rest.updateCredential({
+			...stored(),
+			data: { ...stored().data, accessToken: '', refreshToken: '' },
+		});
 	});
 
-	step('fails for a wrong password, saying what to check and without showing the password', async () => {
-		const credential = stored();
-		credential.data.password = 'not-the-password';
+	step(
+		'fails for a wrong password, saying what to check and without showing the password',
+		async () => {
+			const credential = stored();
+			credential.data.password = 'not-the-password';
 
-		const result = await demo.rest.testCredential(credential);
-		expect(result.status).toBe('Error');
-		expect(result.message).toMatch(/Wootric refused the sign-in.*email and password/s);
-		expect(result.message).not.toContain('not-the-password');
-	});
+			const result = await demo.rest.testCredential(credential);
+			expect(result.status).toBe('Error');
+			expect(result.message).toMatch(/Wootric refused the sign-in.*email and password/s);
+			expect(result.message).not.toContain('not-the-password');
+		},
+	);
 
 	step('fails for a base URL nothing listens on, naming it', async () => {
 		const credential = stored();
 		credential.data.baseUrl = 'http://127.0.0.1:9';
 
 		const result = await demo.rest.testCredential(credential);
-		expect(result).toEqual({ status: 'Error', message: expect.stringContaining('http://127.0.0.1:9/oauth/token') });
+		expect(result).toEqual({
+			status: 'Error',
+			message: expect.stringContaining('http://127.0.0.1:9/oauth/token'),
+		});
 	});
 });
 
 describe('"New detractor → ticket" with the Wootric Trigger', () => {
-	step('run by hand (Fetch Test Event through the REST API), it takes the newest detractor with its end user and opens one ticket', async () => {
-		const detractors = [...fake.account.responses.values()].filter((response) => response.score <= 6 && !response.excludedFromCalculations);
-		const expected = newest(detractors);
-		const expectedUser = fake.account.endUsers.get(expected.endUserId)!;
-		requests.mark();
+	step(
+		'run by hand (Fetch Test Event through the REST API), it takes the newest detractor with its end user and opens one ticket',
+		async () => {
+			const detractors = [...fake.account.responses.values()].filter(
+				(response) => response.score <= 6 && !response.excludedFromCalculations,
+			);
+			const expected = newest(detractors);
+			const expectedUser = fake.account.endUsers.get(expected.endUserId)!;
+			requests.mark();
 
-		const execution = await demo.rest.finishedExecution(await demo.rest.runFromTrigger(DETRACTOR_WORKFLOW, DETRACTOR_TRIGGER));
+			const execution = await demo.rest.finishedExecution(
+				await demo.rest.runFromTrigger(DETRACTOR_WORKFLOW, DETRACTOR_TRIGGER),
+			);
 
-		expect(execution).toMatchObject({ status: 'success', mode: 'manual' });
-		expect(outputOf(execution, DETRACTOR_TRIGGER)).toEqual([
-			expect.objectContaining({
-				event: 'response',
-				id: expected.id,
-				score: expected.score,
-				nps_category: 'detractor',
-				end_user: expect.objectContaining({ id: expectedUser.id, email: expectedUser.email }),
-			}),
-		]);
-		const sampleReads = requests.to('GET', '/v1/responses').map((request) => request.query.sort_order);
-		expect(sampleReads.length).toBeGreaterThan(0);
-		expect(new Set(sampleReads)).toEqual(new Set(['desc']));
-		expect(tickets.tickets.map((ticket) => ticket.fields)).toEqual([
-			expect.objectContaining({ requester: expectedUser.email, score: expected.score, wootric_response_id: expected.id }),
-		]);
-		tickets.clear();
-	});
+			expect(execution).toMatchObject({ status: 'success', mode: 'manual' });
+			expect(outputOf(execution, DETRACTOR_TRIGGER)).toEqual([
+				expect.objectContaining({
+					event: 'response',
+					id: expected.id,
+					score: expected.score,
+					nps_category: 'detractor',
+					end_user: expect.objectContaining({ id: expectedUser.id, email: expectedUser.email }),
+				}),
+			]);
+			const sampleReads = requests
+				.to('GET', '/v1/responses')
+				.map((request) => request.query.sort_order);
+			expect(sampleReads.length).toBeGreaterThan(0);
+			expect(new Set(sampleReads)).toEqual(new Set(['desc']));
+			expect(tickets.tickets.map((ticket) => ticket.fields)).toEqual([
+				expect.objectContaining({
+					requester: expectedUser.email,
+					score: expected.score,
+					wootric_response_id: expected.id,
+				}),
+			]);
+			tickets.clear();
+		},
+	);
 
 	step(
 		'published, it opens exactly one ticket per new detractor and none for passives or promoters',
@@ -299,25 +501,46 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 			await demo.rest.activate(DETRACTOR_WORKFLOW);
 			const dana = createEndUser(fake.account, fake.store, 'dana@example.com');
 			const eve = createEndUser(fake.account, fake.store, 'eve@example.com');
-			const answer = (user: { id: number }, score: number) => addResponse(fake.account, fake.store, { endUserId: user.id, score, text: `Scored ${score}` });
+			const answer = (user: { id: number }, score: number) =>
+				addResponse(fake.account, fake.store, {
+					endUserId: user.id,
+					score,
+					text: `Scored ${score}`,
+				});
 
 			// Several in the same second, detractor and not, and the category boundaries 6/7 and 8/9.
-			const firstWave = [answer(dana, 0), answer(eve, 10), answer(dana, 6), answer(eve, 7), answer(eve, 9)];
-			await waitFor('tickets for the first two detractors', () => (tickets.tickets.length >= 2 ? true : undefined), {
-				timeoutMs: ONE_POLL_MS,
-				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
-			});
+			const firstWave = [
+				answer(dana, 0),
+				answer(eve, 10),
+				answer(dana, 6),
+				answer(eve, 7),
+				answer(eve, 9),
+			];
+			await waitFor(
+				'tickets for the first two detractors',
+				() => (tickets.tickets.length >= 2 ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
 			// The cursor moved past the first wave: only the new detractor comes next.
 			const secondWave = [answer(eve, 3), answer(dana, 8)];
-			await waitFor('a ticket for the third detractor', () => (tickets.tickets.length >= 3 ? true : undefined), {
-				timeoutMs: ONE_POLL_MS,
-				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
-			});
+			await waitFor(
+				'a ticket for the third detractor',
+				() => (tickets.tickets.length >= 3 ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
 			await oneMorePoll();
 
 			const detractors = [...firstWave, ...secondWave].filter((response) => response.score <= 6);
 			const byId = (a: number, b: number) => a - b;
-			expect(tickets.tickets.map((ticket) => Number(ticket.fields.wootric_response_id)).sort(byId)).toEqual(detractors.map((response) => response.id).sort(byId));
+			expect(
+				tickets.tickets.map((ticket) => Number(ticket.fields.wootric_response_id)).sort(byId),
+			).toEqual(detractors.map((response) => response.id).sort(byId));
 			for (const ticket of tickets.tickets) {
 				const response = fake.account.responses.get(Number(ticket.fields.wootric_response_id))!;
 				const requester = fake.account.endUsers.get(response.endUserId)!.email;
@@ -339,18 +562,33 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 		async () => {
 			const ticketed = tickets.tickets.length;
 			const gina = createEndUser(fake.account, fake.store, 'gina@example.com');
-			const scored = addResponse(fake.account, fake.store, { endUserId: gina.id, score: 1, completed: false });
+			const scored = addResponse(fake.account, fake.store, {
+				endUserId: gina.id,
+				score: 1,
+				completed: false,
+			});
 
 			await oneMorePoll();
 			expect(tickets.tickets.length).toBe(ticketed);
-			changeResponse(fake.account, fake.store, scored.id, { text: 'Support never answered', completed: true });
-			await waitFor('a ticket for the detractor once it has its comment', () => (tickets.tickets.length > ticketed ? true : undefined), {
-				timeoutMs: ONE_POLL_MS,
-				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+			changeResponse(fake.account, fake.store, scored.id, {
+				text: 'Support never answered',
+				completed: true,
 			});
+			await waitFor(
+				'a ticket for the detractor once it has its comment',
+				() => (tickets.tickets.length > ticketed ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
 			await oneMorePoll();
 
-			expect(tickets.tickets.slice(ticketed).map((ticket) => [ticket.fields.wootric_response_id, ticket.fields.comment])).toEqual([[scored.id, 'Support never answered']]);
+			expect(
+				tickets.tickets
+					.slice(ticketed)
+					.map((ticket) => [ticket.fields.wootric_response_id, ticket.fields.comment]),
+			).toEqual([[scored.id, 'Support never answered']]);
 		},
 		4 * ONE_POLL_MS,
 	);
@@ -361,14 +599,23 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 			const ticketed = tickets.tickets.length;
 			const [recorded] = outputOf(await demo.n8n.execute('exRecordScore'), 'Record a Score of 2');
 			expect(recorded).toMatchObject({ score: 2, text: expect.stringContaining('Exports') });
-			await waitFor('a ticket for the recorded detractor', () => (tickets.tickets.length > ticketed ? true : undefined), {
-				timeoutMs: ONE_POLL_MS,
-				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
-			});
+			await waitFor(
+				'a ticket for the recorded detractor',
+				() => (tickets.tickets.length > ticketed ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
 			await oneMorePoll();
 
 			expect(tickets.tickets.slice(ticketed).map((ticket) => ticket.fields)).toEqual([
-				expect.objectContaining({ requester: 'margaret@example.com', score: 2, comment: recorded.text, wootric_response_id: recorded.id }),
+				expect.objectContaining({
+					requester: 'margaret@example.com',
+					score: 2,
+					comment: recorded.text,
+					wootric_response_id: recorded.id,
+				}),
 			]);
 		},
 		4 * ONE_POLL_MS,
@@ -380,16 +627,29 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 			const ticketed = tickets.tickets.length;
 			await demo.n8n.stop();
 			const frank = createEndUser(fake.account, fake.store, 'frank@example.com');
-			const whileDown = [addResponse(fake.account, fake.store, { endUserId: frank.id, score: 2, text: 'Down and out' }), addResponse(fake.account, fake.store, { endUserId: frank.id, score: 9 })];
+			const whileDown = [
+				addResponse(fake.account, fake.store, {
+					endUserId: frank.id,
+					score: 2,
+					text: 'Down and out',
+				}),
+				addResponse(fake.account, fake.store, { endUserId: frank.id, score: 9 }),
+			];
 			await demo.n8n.start();
 			await demo.rest.login(OWNER.email, OWNER.password);
 
-			await waitFor('a ticket for the detractor that came in while n8n was down', () => (tickets.tickets.length > ticketed ? true : undefined), {
-				timeoutMs: ONE_POLL_MS,
-				describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
-			});
+			await waitFor(
+				'a ticket for the detractor that came in while n8n was down',
+				() => (tickets.tickets.length > ticketed ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
 			await oneMorePoll();
-			expect(tickets.tickets.slice(ticketed).map((ticket) => ticket.fields.wootric_response_id)).toEqual([whileDown[0].id]);
+			expect(
+				tickets.tickets.slice(ticketed).map((ticket) => ticket.fields.wootric_response_id),
+			).toEqual([whileDown[0].id]);
 			const ids = tickets.tickets.map((ticket) => ticket.fields.wootric_response_id);
 			expect(new Set(ids).size).toBe(ids.length);
 			await demo.rest.deactivate(DETRACTOR_WORKFLOW);
@@ -403,16 +663,21 @@ async function oneMorePoll(): Promise<void> {
 	const from = fake.requests.length;
 	await waitFor(
 		'one more poll',
-		() => (fake.requests.slice(from).some((request) => request.path === '/v1/responses' && request.status !== undefined) ? true : undefined),
+		() =>
+			fake.requests
+				.slice(from)
+				.some((request) => request.path === '/v1/responses' && request.status !== undefined)
+				? true
+				: undefined,
 		{ timeoutMs: ONE_POLL_MS },
 	);
 	await delay(3_000);
 }
 
 /**
- * What this suite first found wrong in the package: n8n keeps the hidden token fields when a credential is
- * tested or saved, so tokens of the old sign-in used to live on. The credential now records which sign-in
- * its tokens belong to, and a changed form signs in afresh.
+ * What this suite first found wrong in the package: n8n keeps the hidden token fields when a
+ * credential is tested or saved, so tokens of the old sign-in used to live on. The credential now
+ * records which sign-in its tokens belong to, and a changed form signs in afresh.
  */
 describe('a credential changed in the editor', () => {
 	it('the Test button fails for a wrong password though the credential holds a token', async () => {
@@ -423,9 +688,15 @@ describe('a credential changed in the editor', () => {
 		expect(await demo.rest.testCredential(credential)).toMatchObject({ status: 'Error' });
 	});
 
-	it('saved with a wrong password, a run fails at once with the sign-in\'s own message', async () => {
+	it("saved with a wrong password, a run fails at once with the sign-in's own message", async () => {
 		const tokenRequests = fake.requestsTo('/oauth/token').length;
-		await demo.rest.updateCredential({ ...SANDBOX_CREDENTIAL, data: { ...sandboxCredentialData(fake.baseUrl, fake.credentials), password: 'not-the-password' } });
+		await demo.rest.updateCredential({
+			...SANDBOX_CREDENTIAL,
+			data: {
+				...sandboxCredentialData(fake.baseUrl, fake.credentials),
+				password: 'not-the-password',
+			},
+		});
 		try {
 			const failure = await demo.n8n.execute('e2eAccount').then(
 				() => undefined,
@@ -433,30 +704,57 @@ describe('a credential changed in the editor', () => {
 			);
 
 			expect(failure).toBeInstanceOf(CliExecutionError);
-			expect((failure as CliExecutionError).execution.data.resultData.error?.message).toMatch(/^Wootric refused the sign-in \(400/);
-			expect(fake.requestsTo('/oauth/token').slice(tokenRequests).map((request) => request.status)).toEqual([400]);
+			expect((failure as CliExecutionError).execution.data.resultData.error?.message).toMatch(
+				/^Wootric refused the sign-in \(400/,
+			);
+			expect(
+				fake
+					.requestsTo('/oauth/token')
+					.slice(tokenRequests)
+					.map((request) => request.status),
+			).toEqual([400]);
 		} finally {
-			await demo.rest.updateCredential({ ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(fake.baseUrl, fake.credentials) });
+			await demo.rest.updateCredential({
+				...SANDBOX_CREDENTIAL,
+				data: sandboxCredentialData(fake.baseUrl, fake.credentials),
+			});
 		}
 	});
 
-	it('changed to another login, the credential reads that login\'s account', async () => {
+	it("changed to another login, the credential reads that login's account", async () => {
 		const other = fake.store.addAccount({ token: 'NPS-0b0b0b0b' });
 		other.segments.push({ name: 'segment-of-the-other-account', dataType: 'string', createdAt: 0 });
-		fake.store.logins.push({ email: 'other@us.example.com', password: 'the other password', accountTokens: [other.token] });
+		fake.store.logins.push({
+			email: 'other@us.example.com',
+			password: 'the other password',
+			accountTokens: [other.token],
+		});
 		const imported = sandboxCredentialData(fake.baseUrl, fake.credentials);
 		const shown = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
-		// From a clean start: the imported login signs in with the password grant, and its tokens are stored.
-		await demo.rest.updateCredential({ ...shown, data: { ...shown.data, ...imported, accessToken: '', refreshToken: '' } });
+		// From a clean start: the imported login signs in with the password grant, and its tokens are
+		// stored.
+		await demo.rest.updateCredential({
+			...shown,
+			data: { ...shown.data, ...imported, accessToken: '', refreshToken: '' },
+		});
 		await demo.n8n.execute('e2eAccount');
 		try {
 			// What a user does in the credential form: another email and password, Save.
-			await demo.rest.updateCredential({ ...shown, data: { ...shown.data, email: 'other@us.example.com', password: 'the other password' } });
-			// The stored tokens are the old login's: the next run signs in as the new one, without waiting for them to expire.
-			const segments = outputOf(await demo.n8n.execute('e2eAccount'), 'Segments').map((segment) => segment.name);
+			await demo.rest.updateCredential({
+				...shown,
+				data: { ...shown.data, email: 'other@us.example.com', password: 'the other password' },
+			});
+			// The stored tokens are the old login's: the next run signs in as the new one, without
+			// waiting for them to expire.
+			const segments = outputOf(await demo.n8n.execute('e2eAccount'), 'Segments').map(
+				(segment) => segment.name,
+			);
 			expect(segments).toEqual(['segment-of-the-other-account']);
 		} finally {
-			await demo.rest.updateCredential({ ...shown, data: { ...shown.data, ...imported, accessToken: '', refreshToken: '' } });
+			await demo.rest.updateCredential({
+				...shown,
+				data: { ...shown.data, ...imported, accessToken: '', refreshToken: '' },
+			});
 		}
 	});
 });
@@ -468,7 +766,11 @@ describe('what n8n did besides', () => {
 
 	step('logged no password, secret or token of the Wootric account', async () => {
 		const log = readFileSync(demo.n8n.logFile, 'utf8');
-		const secrets = [fake.credentials.password, fake.credentials.clientSecret, ...fake.store.issuedTokens];
+		const secrets = [
+			fake.credentials.password,
+			fake.credentials.clientSecret,
+			...fake.store.issuedTokens,
+		];
 		expect(secrets.filter((secret) => log.includes(secret))).toEqual([]);
 	});
 });

@@ -7,11 +7,17 @@ import { freePort } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
 import { FakeWootric, seedDemoData } from '../fake';
 
-/** What an e2e suite's n8n works with: the fake Wootric API with the demo data and the ticket endpoint. */
+/**
+ * What an e2e suite's n8n works with: the fake Wootric API with the demo data and the ticket
+ * endpoint.
+ */
 export interface E2eServices {
 	fake: FakeWootric;
 	tickets: TicketServer;
-	/** The options every suite starts n8n with: the work folder, a free port, the fake as the credential's API, the ticket endpoint, the log. */
+	/**
+	 * The options every suite starts n8n with: the work folder, a free port, the fake as the
+	 * credential's API, the ticket endpoint, the log.
+	 */
 	n8nOptions: Pick<N8nWithPackageOptions, 'workFolder' | 'port' | 'wootric' | 'ticketUrl' | 'log'>;
 }
 
@@ -28,10 +34,10 @@ export interface E2eSuiteSetup {
 }
 
 /**
- * Registers the start-up and tear-down every e2e suite shares: beforeAll makes a work folder, starts the fake
- * Wootric API seeded with the demo data and the ticket endpoint, then `start`s n8n; afterAll stops them all and
- * removes the work folder, unless a step or the start failed (then it is kept for a look). Returns `step`: it(),
- * but a failure also shows the end of n8n's logs.
+ * Registers the start-up and tear-down every e2e suite shares: beforeAll makes a work folder,
+ * starts the fake Wootric API seeded with the demo data and the ticket endpoint, then `start`s n8n;
+ * afterAll stops them all and removes the work folder, unless a step or the start failed (then it
+ * is kept for a look). Returns `step`: it(), but a failure also shows the end of n8n's logs.
  */
 export function e2eSuite(setup: E2eSuiteSetup) {
 	let workFolder: string | undefined;
@@ -47,7 +53,17 @@ export function e2eSuite(setup: E2eSuiteSetup) {
 		tickets = await new TicketServer().listen();
 		try {
 			const port = await freePort();
-			await setup.start({ fake, tickets, n8nOptions: { workFolder, port, wootric: { baseUrl: fake.baseUrl, login: fake.credentials }, ticketUrl: tickets.url, log } });
+			await setup.start({
+				fake,
+				tickets,
+				n8nOptions: {
+					workFolder,
+					port,
+					wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
+					ticketUrl: tickets.url,
+					log,
+				},
+			});
 		} catch (error) {
 			failed = true;
 			throw error;

@@ -26,8 +26,16 @@ export function issueToken(store: FakeStore, request: FakeRequest): Reply {
 	let refreshFor: string | undefined;
 
 	if (grantType === 'password') {
-		const login = store.logins.find((candidate) => candidate.email === param('username') && candidate.password === param('password'));
-		if (!login) throw new OAuthError(400, 'invalid_grant', 'The provided authorization grant is invalid: wrong email or password.');
+		const login = store.logins.find(
+			(candidate) =>
+				candidate.email === param('username') && candidate.password === param('password'),
+		);
+		if (!login)
+			throw new OAuthError(
+				400,
+				'invalid_grant',
+				'The provided authorization grant is invalid: wrong email or password.',
+			);
 		const requested = param('account_token');
 		if (requested !== undefined && !login.accountTokens.includes(requested)) {
 			throw new OAuthError(400, 'invalid_grant', 'The account token does not belong to this user.');
@@ -36,22 +44,44 @@ export function issueToken(store: FakeStore, request: FakeRequest): Reply {
 		refreshFor = login.email;
 	} else if (grantType === 'refresh_token') {
 		const grant = store.refreshGrants.get(param('refresh_token') ?? '');
-		if (!grant) throw new OAuthError(400, 'invalid_grant', 'The refresh token is invalid, expired or revoked.');
+		if (!grant)
+			throw new OAuthError(
+				400,
+				'invalid_grant',
+				'The refresh token is invalid, expired or revoked.',
+			);
 		// Refresh tokens rotate: the one used is spent.
 		store.refreshGrants.delete(grant.refreshToken);
 		accountToken = grant.accountToken;
 		refreshFor = grant.email;
 	} else if (grantType === 'client_credentials') {
-		const client = store.clients.find((candidate) => candidate.clientId === param('client_id') && candidate.clientSecret === param('client_secret'));
-		if (!client) throw new OAuthError(401, 'invalid_client', 'Client authentication failed: unknown client or wrong secret.');
+		const client = store.clients.find(
+			(candidate) =>
+				candidate.clientId === param('client_id') &&
+				candidate.clientSecret === param('client_secret'),
+		);
+		if (!client)
+			throw new OAuthError(
+				401,
+				'invalid_client',
+				'Client authentication failed: unknown client or wrong secret.',
+			);
 		accountToken = client.accountToken;
 	} else {
-		throw new OAuthError(400, 'unsupported_grant_type', 'The authorization grant type is not supported.');
+		throw new OAuthError(
+			400,
+			'unsupported_grant_type',
+			'The authorization grant type is not supported.',
+		);
 	}
 
 	const now = store.clock.now();
 	const accessToken = newToken();
-	store.accessGrants.set(accessToken, { accessToken, accountToken, expiresAt: now + store.tokenLifetimeSeconds });
+	store.accessGrants.set(accessToken, {
+		accessToken,
+		accountToken,
+		expiresAt: now + store.tokenLifetimeSeconds,
+	});
 	store.issuedTokens.push(accessToken);
 	const body: Record<string, unknown> = {
 		access_token: accessToken,
@@ -69,7 +99,9 @@ export function issueToken(store: FakeStore, request: FakeRequest): Reply {
 	return { status: 200, body };
 }
 
-/** The account a data request acts for: bearer header, or the discouraged access_token parameter. */
+/**
+ * The account a data request acts for: bearer header, or the discouraged access_token parameter.
+ */
 export function authenticate(store: FakeStore, request: FakeRequest): Account {
 	const header = request.headers.authorization ?? '';
 	const bearer = /^Bearer\s+(\S+)$/i.exec(header)?.[1];

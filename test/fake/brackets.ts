@@ -23,10 +23,16 @@ function keyPath(key: string): string[] {
 
 // Parameter names come from the client: read and write own properties only, so names such as
 // `constructor` are plain keys and `__proto__[x]` cannot reach Object.prototype.
-const own = (target: ParamObject, key: string): ParamValue | undefined => (Object.hasOwn(target, key) ? target[key] : undefined);
+const own = (target: ParamObject, key: string): ParamValue | undefined =>
+	Object.hasOwn(target, key) ? target[key] : undefined;
 
 function put<T extends ParamValue>(target: ParamObject, key: string, value: T): T {
-	Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+	Object.defineProperty(target, key, {
+		value,
+		writable: true,
+		enumerable: true,
+		configurable: true,
+	});
 	return value;
 }
 

@@ -1,4 +1,7 @@
-/** Real time plus an adjustable offset, so tests can jump ahead (token expiry, deletion runs) while time still flows. */
+/**
+ * Real time plus an adjustable offset, so tests can jump ahead (token expiry, deletion runs) while
+ * time still flows.
+ */
 export class FakeClock {
 	private offsetMs = 0;
 

@@ -1,6 +1,6 @@
 /**
- * The textual datetime forms the real service returns (API-FACTS, "Datetime forms actually returned").
- * Times are stored as UNIX seconds and shown in the account's UTC offset.
+ * The textual datetime forms the real service returns (API-FACTS, "Datetime forms actually
+ * returned"). Times are stored as UNIX seconds and shown in the account's UTC offset.
  */
 export type DatetimeForm = 'spaceOffset' | 'naive' | 'isoMillis' | 'spaceColonOffset';
 
@@ -21,7 +21,11 @@ export function localParts(unixSeconds: number, offsetMinutes: number) {
 	};
 }
 
-export function formatDatetime(unixSeconds: number | null, offsetMinutes: number, form: DatetimeForm): string | null {
+export function formatDatetime(
+	unixSeconds: number | null,
+	offsetMinutes: number,
+	form: DatetimeForm,
+): string | null {
 	if (unixSeconds === null) return null;
 	const { date, time } = localParts(unixSeconds, offsetMinutes);
 	switch (form) {
@@ -36,12 +40,15 @@ export function formatDatetime(unixSeconds: number | null, offsetMinutes: number
 	}
 }
 
-/** `YYYY-MM-DD` at a UTC offset → UNIX seconds of that local midnight, or undefined when malformed. */
+/**
+ * `YYYY-MM-DD` at a UTC offset → UNIX seconds of that local midnight, or undefined when malformed.
+ */
 export function localMidnight(day: string, offsetMinutes: number): number | undefined {
 	const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(day);
 	if (!match) return undefined;
 	const utc = Date.UTC(Number(match[1]), Number(match[2]) - 1, Number(match[3]));
 	const check = new Date(utc);
-	if (check.getUTCMonth() !== Number(match[2]) - 1 || check.getUTCDate() !== Number(match[3])) return undefined;
+	if (check.getUTCMonth() !== Number(match[2]) - 1 || check.getUTCDate() !== Number(match[3]))
+		return undefined;
 	return utc / 1000 - offsetMinutes * 60;
 }

@@ -11,14 +11,21 @@ export class ApiError extends Error {
 	}
 
 	get body(): object {
-		return { type: 'error_list', errors: [{ status: this.code, message: this.message, field: this.field }] };
+		return {
+			type: 'error_list',
+			errors: [{ status: this.code, message: this.message, field: this.field }],
+		};
 	}
 }
 
-export const notFound = () => new ApiError(404, 'record_not_found', 'The record could not be found');
+export const notFound = () =>
+	new ApiError(404, 'record_not_found', 'The record could not be found');
 
-export const invalidValue = (field: string) => new ApiError(400, 'invalid_parameter', `${field} does not have a valid value`, field);
+export const invalidValue = (field: string) =>
+	new ApiError(400, 'invalid_parameter', `${field} does not have a valid value`, field);
 
-export const missingValue = (field: string) => new ApiError(400, 'missing_parameter', `${field} is required`, field);
+export const missingValue = (field: string) =>
+	new ApiError(400, 'missing_parameter', `${field} is required`, field);
 
-export const unauthorized = (message = 'The access token is invalid') => new ApiError(401, 'unauthorized', message);
+export const unauthorized = (message = 'The access token is invalid') =>
+	new ApiError(401, 'unauthorized', message);

@@ -21,7 +21,9 @@ export interface FaultRule {
 	fault: Fault;
 }
 
-/** Scheduled faults: the next N requests matching a rule answer with its fault instead of normally. */
+/**
+ * Scheduled faults: the next N requests matching a rule answer with its fault instead of normally.
+ */
 export class FaultInjector {
 	private readonly rules: Array<FaultRule & { remaining: number }> = [];
 
@@ -39,7 +41,9 @@ export class FaultInjector {
 
 	/** The fault for this request, if a rule matches; consumes one use of that rule. */
 	take(request: FakeRequest): Fault | undefined {
-		const rule = this.rules.find((candidate) => candidate.remaining > 0 && matches(candidate, request));
+		const rule = this.rules.find(
+			(candidate) => candidate.remaining > 0 && matches(candidate, request),
+		);
 		if (!rule) return undefined;
 		rule.remaining--;
 		return rule.fault;
@@ -49,7 +53,8 @@ export class FaultInjector {
 function matches(rule: FaultRule, request: FakeRequest): boolean {
 	if (rule.method && rule.method !== request.method) return false;
 	if (typeof rule.path === 'string' && rule.path !== request.path) return false;
-	// search(), unlike test(), ignores lastIndex: a /g pattern matches every request, not every other one.
+	// search(), unlike test(), ignores lastIndex: a /g pattern matches every request, not every other
+	// one.
 	if (rule.path instanceof RegExp && request.path.search(rule.path) === -1) return false;
 	return rule.when ? rule.when(request) : true;
 }

@@ -54,7 +54,11 @@ export interface Route {
 	handler: Handler;
 }
 
-export const route = (method: string, pattern: string, handler: Handler): Route => ({ method, pattern, handler });
+export const route = (method: string, pattern: string, handler: Handler): Route => ({
+	method,
+	pattern,
+	handler,
+});
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });

@@ -1,4 +1,9 @@
-export { FakeWootric, startFakeWootric, type FakeCredentials, type FakeWootricOptions } from './server';
+export {
+	FakeWootric,
+	startFakeWootric,
+	type FakeCredentials,
+	type FakeWootricOptions,
+} from './server';
 export type { FakeRequest } from './http';
 export type { Fault } from './faults';
 export { seedDemoData, seedSurveyTemplates } from './seed';

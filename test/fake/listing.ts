@@ -14,7 +14,10 @@ const COMPARISONS = {
 } as const;
 type Comparison = keyof typeof COMPARISONS;
 
-/** The whole seconds a comparison keeps, as [from, to] (both included): timestamps are whole seconds. */
+/**
+ * The whole seconds a comparison keeps, as [from, to] (both included): timestamps are whole
+ * seconds.
+ */
 const SECONDS_KEPT: Record<Comparison, (bound: number) => [number, number]> = {
 	eq: (bound) => [bound, bound],
 	lt: (bound) => [-Infinity, bound - 1],
@@ -23,7 +26,10 @@ const SECONDS_KEPT: Record<Comparison, (bound: number) => [number, number]> = {
 	gte: (bound) => [bound, Infinity],
 };
 
-/** How one list endpoint filters, sorts and pages (the spec's "Common list parameters" and its defaults). */
+/**
+ * How one list endpoint filters, sorts and pages (the spec's "Common list parameters" and its
+ * defaults).
+ */
 export interface ListRules<T> {
 	/** Time fields the endpoint filters on, e.g. created → record.createdAt. */
 	timeFilters: Partial<Record<'created' | 'updated', (record: T) => number>>;
@@ -36,8 +42,9 @@ export interface ListRules<T> {
 }
 
 /**
- * How records sharing a sort value are ordered, which the spec does not say: by id in the sort's direction
- * ('reversed': newest first is oldest first backwards), or by id ascending in both directions ('idAscending').
+ * How records sharing a sort value are ordered, which the spec does not say: by id in the sort's
+ * direction ('reversed': newest first is oldest first backwards), or by id ascending in both
+ * directions ('idAscending').
  */
 export type TieOrder = 'reversed' | 'idAscending';
 
@@ -47,11 +54,11 @@ interface Dated {
 }
 
 /**
- * Records by id that also keep them in created_at order (ties by id), so a list sorted by created_at
- * finds its `created` window by binary search instead of filtering and sorting every record on every
- * request: paging through 50,000 responses stays cheap. The order is rebuilt after a record is added
- * or removed; created_at never changes once stored (no endpoint changes it), so a test that edits a
- * stored record's createdAt must store it again.
+ * Records by id that also keep them in created_at order (ties by id), so a list sorted by
+ * created_at finds its `created` window by binary search instead of filtering and sorting every
+ * record on every request: paging through 50,000 responses stays cheap. The order is rebuilt after
+ * a record is added or removed; created_at never changes once stored (no endpoint changes it), so a
+ * test that edits a stored record's createdAt must store it again.
  */
 export class RecordTable<T extends Dated> extends Map<number, T> {
 	private ordered?: T[];
@@ -71,13 +78,19 @@ export class RecordTable<T extends Dated> extends Map<number, T> {
 		super.clear();
 	}
 
-	/** The records created from `from` to `to` (seconds, both included), oldest or newest first, ties as `ties` says. */
+	/**
+	 * The records created from `from` to `to` (seconds, both included), oldest or newest first, ties
+	 * as `ties` says.
+	 */
 	*createdBetween(from: number, to: number, order: 'asc' | 'desc', ties: TieOrder): Generator<T> {
-		const ordered = (this.ordered ??= [...this.values()].sort((a, b) => a.createdAt - b.createdAt || a.id - b.id));
+		const ordered = (this.ordered ??= [...this.values()].sort(
+			(a, b) => a.createdAt - b.createdAt || a.id - b.id,
+		));
 		const first = firstCreatedAtOrAfter(ordered, from);
 		const end = firstCreatedAtOrAfter(ordered, to + 1);
 		if (order === 'asc') for (let index = first; index < end; index++) yield ordered[index];
-		else if (ties === 'reversed') for (let index = end - 1; index >= first; index--) yield ordered[index];
+		else if (ties === 'reversed')
+			for (let index = end - 1; index >= first; index--) yield ordered[index];
 		else {
 			// Seconds newest first, each second's records in the stored (id ascending) order.
 			for (let secondEnd = end; secondEnd > first; ) {
@@ -102,9 +115,9 @@ function firstCreatedAtOrAfter(ordered: Dated[], second: number): number {
 }
 
 /**
- * Filters on created/updated (and `where`, the endpoint's own conditions), sorts (ties broken by id as
- * `ties` says, so paging is stable) and pages. A RecordTable sorted by created_at is only walked through
- * its `created` window; any other list is filtered and sorted whole.
+ * Filters on created/updated (and `where`, the endpoint's own conditions), sorts (ties broken by id
+ * as `ties` says, so paging is stable) and pages. A RecordTable sorted by created_at is only walked
+ * through its `created` window; any other list is filtered and sorted whole.
  */
 export function listPage<T>(
 	records: Iterable<T> | RecordTable<T & Dated>,
@@ -141,12 +154,19 @@ export function listPage<T>(
 	const matches = (record: T) => tests.every((test) => test(record));
 
 	if (records instanceof RecordTable && sortKeyName === 'created_at') {
-		return pageOf(records.createdBetween(createdFrom, createdTo, order, ties), matches, page, perPage);
+		return pageOf(
+			records.createdBetween(createdFrom, createdTo, order, ties),
+			matches,
+			page,
+			perPage,
+		);
 	}
 	const sortValue = rules.sortKeys[sortKeyName];
 	const direction = order === 'asc' ? 1 : -1;
 	const tieDirection = ties === 'reversed' ? direction : 1;
-	const selected = [...(records instanceof RecordTable ? records.values() : records)].filter(matches);
+	const selected = [...(records instanceof RecordTable ? records.values() : records)].filter(
+		matches,
+	);
 	selected.sort((a, b) => {
 		const left = sortValue(a);
 		const right = sortValue(b);
@@ -156,8 +176,15 @@ export function listPage<T>(
 	return selected.slice((page - 1) * perPage, page * perPage);
 }
 
-/** The `page`-th `perPage` records of those in order that match, reading no further than that page. */
-function pageOf<T>(inOrder: Iterable<T>, matches: (record: T) => boolean, page: number, perPage: number): T[] {
+/**
+ * The `page`-th `perPage` records of those in order that match, reading no further than that page.
+ */
+function pageOf<T>(
+	inOrder: Iterable<T>,
+	matches: (record: T) => boolean,
+	page: number,
+	perPage: number,
+): T[] {
 	const skip = (page - 1) * perPage;
 	const found: T[] = [];
 	let matched = 0;

@@ -2,7 +2,10 @@ import type { ParamObject, ParamValue } from './brackets';
 import { paramList, paramObject } from './brackets';
 import { invalidValue, missingValue } from './errors';
 
-/** Reading typed values out of bracket-parsed parameters; anything malformed is a 400 naming the field. */
+/**
+ * Reading typed values out of bracket-parsed parameters; anything malformed is a 400 naming the
+ * field.
+ */
 export class Params {
 	constructor(
 		private readonly values: ParamObject,
@@ -40,7 +43,10 @@ export class Params {
 		if (text === undefined) return undefined;
 		if (!/^-?\d+$/.test(text.trim())) throw invalidValue(this.name(key));
 		const value = Number(text);
-		if ((range.min !== undefined && value < range.min) || (range.max !== undefined && value > range.max)) {
+		if (
+			(range.min !== undefined && value < range.min) ||
+			(range.max !== undefined && value > range.max)
+		) {
 			throw invalidValue(this.name(key));
 		}
 		return value;
@@ -82,7 +88,8 @@ export class Params {
 		const value = this.value(key);
 		if (value === undefined) return undefined;
 		const list = paramList(value);
-		if (!list || list.some((entry: ParamValue) => typeof entry !== 'string')) throw invalidValue(`${this.name(key)}[]`);
+		if (!list || list.some((entry: ParamValue) => typeof entry !== 'string'))
+			throw invalidValue(`${this.name(key)}[]`);
 		return list as string[];
 	}
 
@@ -91,7 +98,8 @@ export class Params {
 		const value = this.value(key);
 		if (value === undefined) return undefined;
 		const list = paramList(value);
-		if (!list || list.some((entry) => !paramObject(entry))) throw invalidValue(`${this.name(key)}[]`);
+		if (!list || list.some((entry) => !paramObject(entry)))
+			throw invalidValue(`${this.name(key)}[]`);
 		return list as ParamObject[];
 	}
 

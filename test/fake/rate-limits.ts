@@ -44,7 +44,13 @@ export class RateLimiter {
 			'X-Rate-Limit-Reset': String(window.resetAt),
 		});
 		if (window.used >= rule.limit) {
-			throw new ApiError(429, 'rate_limit_exceeded', 'Rate limit exceeded, try again after the reset time', null, headers(0));
+			throw new ApiError(
+				429,
+				'rate_limit_exceeded',
+				'Rate limit exceeded, try again after the reset time',
+				null,
+				headers(0),
+			);
 		}
 		window.used++;
 		return headers(rule.limit - window.used);

@@ -22,12 +22,17 @@ export class Router {
 		});
 	}
 
-	match(method: string, path: string): { route: Route; pathParams: Record<string, string> } | undefined {
+	match(
+		method: string,
+		path: string,
+	): { route: Route; pathParams: Record<string, string> } | undefined {
 		for (const { route, regex, names } of this.compiled) {
 			if (route.method !== method) continue;
 			const found = regex.exec(path);
 			if (!found) continue;
-			const pathParams = Object.fromEntries(names.map((name, index) => [name, decodePathSegment(found[index + 1])]));
+			const pathParams = Object.fromEntries(
+				names.map((name, index) => [name, decodePathSegment(found[index + 1])]),
+			);
 			return { route, pathParams };
 		}
 		return undefined;
@@ -39,7 +44,11 @@ function decodePathSegment(segment: string): string {
 	try {
 		return decodeURIComponent(segment);
 	} catch {
-		throw new ApiError(400, 'bad_request', `The path segment ${segment} is not valid percent-encoding`);
+		throw new ApiError(
+			400,
+			'bad_request',
+			`The path segment ${segment} is not valid percent-encoding`,
+		);
 	}
 }
 

@@ -1,6 +1,6 @@
 /**
- * `npm run sandbox`: the fake Wootric API with demo data, for trying the nodes in n8n without an account.
- * Port: SANDBOX_PORT (default 4010).
+ * `npm run sandbox`: the fake Wootric API with demo data, for trying the nodes in n8n without an
+ * account. Port: SANDBOX_PORT (default 4010).
  */
 import { FakeWootric, seedDemoData } from './index';
 

@@ -5,10 +5,19 @@ import type { Account, FakeStore } from './store';
 
 const DAY = 86400;
 
-/** Gives the account the demo survey templates: 501 "Default NPS" (EN), its default, and 502 "Multi-language NPS" (EN, ES, DE). */
+/**
+ * Gives the account the demo survey templates: 501 "Default NPS" (EN), its default, and 502
+ * "Multi-language NPS" (EN, ES, DE).
+ */
 export function seedSurveyTemplates(account: Account): void {
 	account.surveyTemplates.push(
-		{ id: 501, name: 'Default NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 },
+		{
+			id: 501,
+			name: 'Default NPS',
+			defaultLanguage: 'EN',
+			languages: [{ code: 'EN', name: 'English' }],
+			nonConfiguredLanguageCount: 0,
+		},
 		{
 			id: 502,
 			name: 'Multi-language NPS',
@@ -39,7 +48,12 @@ export function seedDemoData(store: FakeStore, account: Account): void {
 		{ email: 'grace@example.com', plan: 'pro', score: 9, text: 'Great support team.' },
 		{ email: 'linus@example.com', plan: 'pro', score: 7, text: null },
 		{ email: 'margaret@example.com', plan: 'starter', score: 3, text: 'Exports keep timing out.' },
-		{ email: 'alan@example.com', plan: 'starter', score: 6, text: 'Too expensive for what it does.' },
+		{
+			email: 'alan@example.com',
+			plan: 'starter',
+			score: 6,
+			text: 'Too expensive for what it does.',
+		},
 	];
 	people.forEach((person, index) => {
 		const createdAt = now - (30 - index) * DAY;
@@ -62,7 +76,10 @@ export function seedDemoData(store: FakeStore, account: Account): void {
 			endUserProperties: { plan: person.plan },
 		});
 	});
-	const decliner = createEndUser(account, store, 'barbara@example.com', { createdAt: now - 20 * DAY, updatedAt: now - 20 * DAY });
+	const decliner = createEndUser(account, store, 'barbara@example.com', {
+		createdAt: now - 20 * DAY,
+		updatedAt: now - 20 * DAY,
+	});
 	addDecline(account, store, {
 		endUserId: decliner.id,
 		ipAddress: '198.51.100.4',

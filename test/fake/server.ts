@@ -1,4 +1,10 @@
-import { createServer, type IncomingMessage, type RequestListener, type Server, type ServerResponse } from 'node:http';
+import {
+	createServer,
+	type IncomingMessage,
+	type RequestListener,
+	type Server,
+	type ServerResponse,
+} from 'node:http';
 import { createServer as createTlsServer } from 'node:https';
 import type { AddressInfo, Socket } from 'node:net';
 
@@ -52,7 +58,10 @@ export class FakeWootric {
 	readonly requests: FakeRequest[] = [];
 	/** Called as each request arrives, before it is handled: lets a test change the world mid-run. */
 	readonly arrivalHooks: Array<(request: FakeRequest) => void> = [];
-	/** Called with each successful answer's body before it is sent: lets a test show a record the way a broken service would. */
+	/**
+	 * Called with each successful answer's body before it is sent: lets a test show a record the way
+	 * a broken service would.
+	 */
 	readonly replyHooks: Array<(request: FakeRequest, body: unknown) => void> = [];
 	/** How long each answer takes, as over a real network (0: at once). */
 	latencyMs = 0;
@@ -83,10 +92,20 @@ export class FakeWootric {
 			clientId: `client-${region}`,
 			clientSecret: 'client-secret-value',
 		};
-		this.store.logins.push({ email: this.credentials.email, password: this.credentials.password, accountTokens: [this.account.token] });
-		this.store.clients.push({ clientId: this.credentials.clientId, clientSecret: this.credentials.clientSecret, accountToken: this.account.token });
-		// Whatever goes wrong outside the answer itself (e.g. the client aborts mid-body) closes that connection only.
-		const listener: RequestListener = (incoming, outgoing) => void this.handle(incoming, outgoing).catch(() => outgoing.destroy());
+		this.store.logins.push({
+			email: this.credentials.email,
+			password: this.credentials.password,
+			accountTokens: [this.account.token],
+		});
+		this.store.clients.push({
+			clientId: this.credentials.clientId,
+			clientSecret: this.credentials.clientSecret,
+			accountToken: this.account.token,
+		});
+		// Whatever goes wrong outside the answer itself (e.g. the client aborts mid-body) closes that
+		// connection only.
+		const listener: RequestListener = (incoming, outgoing) =>
+			void this.handle(incoming, outgoing).catch(() => outgoing.destroy());
 		this.server = options.tls ? createTlsServer(options.tls, listener) : createServer(listener);
 		this.scheme = options.tls ? 'https' : 'http';
 		// A TLS server's connection event is the TCP socket, as a plain one's.
@@ -110,7 +129,9 @@ export class FakeWootric {
 
 	/** The logged requests to one path (exact), optionally of one method. */
 	requestsTo(path: string, method?: string): FakeRequest[] {
-		return this.requests.filter((request) => request.path === path && (!method || request.method === method));
+		return this.requests.filter(
+			(request) => request.path === path && (!method || request.method === method),
+		);
 	}
 
 	/** Data requests only (not the token endpoint). */
@@ -131,26 +152,49 @@ export class FakeWootric {
 		}
 	}
 
-	private async answer(request: FakeRequest, bodyError: ApiError | undefined, outgoing: ServerResponse): Promise<void> {
-		// Every answer is dated by the service's own clock, as HTTP servers do: clients read the time from it.
+	private async answer(
+		request: FakeRequest,
+		bodyError: ApiError | undefined,
+		outgoing: ServerResponse,
+	): Promise<void> {
+		// Every answer is dated by the service's own clock, as HTTP servers do: clients read the time
+		// from it.
 		outgoing.setHeader('Date', new Date(this.clock.nowMs()).toUTCString());
 		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};
 		try {
-			const reply = await this.dispatch(request, bodyError, (limitHeaders) => (headers = limitHeaders));
+			const reply = await this.dispatch(
+				request,
+				bodyError,
+				(limitHeaders) => (headers = limitHeaders),
+			);
 			for (const hook of this.replyHooks) hook(request, reply.body);
 			send(outgoing, request, reply, headers);
 		} catch (error) {
 			if (!(error instanceof ApiError)) {
-				send(outgoing, request, { status: 500, body: new ApiError(500, 'internal_error', String(error)).body }, headers);
+				send(
+					outgoing,
+					request,
+					{ status: 500, body: new ApiError(500, 'internal_error', String(error)).body },
+					headers,
+				);
 				return;
 			}
-			send(outgoing, request, { status: error.status, body: error.body }, { ...headers, ...error.headers });
+			send(
+				outgoing,
+				request,
+				{ status: error.status, body: error.body },
+				{ ...headers, ...error.headers },
+			);
 		}
 	}
 
-	private async dispatch(request: FakeRequest, bodyError: ApiError | undefined, setHeaders: (headers: Record<string, string>) => void): Promise<Reply> {
+	private async dispatch(
+		request: FakeRequest,
+		bodyError: ApiError | undefined,
+		setHeaders: (headers: Record<string, string>) => void,
+	): Promise<Reply> {
 		if (request.path === '/oauth/token') {
 			if (request.method !== 'POST') throw notFound();
 			request.route = 'POST /oauth/token';
@@ -164,7 +208,13 @@ export class FakeWootric {
 		setHeaders(this.rateLimits.consume(request.route, account.token));
 		if (bodyError) throw bodyError;
 		runDeletions(account, this.clock.now());
-		return found.route.handler({ request, pathParams: found.pathParams, account, store: this.store, tieOrder: this.tieOrder });
+		return found.route.handler({
+			request,
+			pathParams: found.pathParams,
+			account,
+			store: this.store,
+			tieOrder: this.tieOrder,
+		});
 	}
 }
 
@@ -172,8 +222,13 @@ export async function startFakeWootric(options: FakeWootricOptions = {}): Promis
 	return new FakeWootric(options).listen();
 }
 
-/** The request for the log; a body that does not parse as its Content-Type says comes back as the 400 to answer. */
-async function readRequest(incoming: IncomingMessage): Promise<{ request: FakeRequest; bodyError?: ApiError }> {
+/**
+ * The request for the log; a body that does not parse as its Content-Type says comes back as the
+ * 400 to answer.
+ */
+async function readRequest(
+	incoming: IncomingMessage,
+): Promise<{ request: FakeRequest; bodyError?: ApiError }> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of incoming) chunks.push(chunk as Buffer);
 	const raw = Buffer.concat(chunks);
@@ -185,7 +240,11 @@ async function readRequest(incoming: IncomingMessage): Promise<{ request: FakeRe
 	try {
 		parsed = await parseBody(raw, contentType);
 	} catch {
-		bodyError = new ApiError(400, 'bad_request', `The request body is not valid ${contentType.split(';')[0]}`);
+		bodyError = new ApiError(
+			400,
+			'bad_request',
+			`The request body is not valid ${contentType.split(';')[0]}`,
+		);
 	}
 	const request: FakeRequest = {
 		method: incoming.method ?? 'GET',
@@ -201,25 +260,44 @@ async function readRequest(incoming: IncomingMessage): Promise<{ request: FakeRe
 	return { request, bodyError };
 }
 
-/** Form bodies only, url-encoded or multipart, as the service takes them; other bodies carry no parameters. */
-async function parseBody(raw: Buffer, contentType: string): Promise<{ body: ParamObject; files: UploadedFile[] }> {
+/**
+ * Form bodies only, url-encoded or multipart, as the service takes them; other bodies carry no
+ * parameters.
+ */
+async function parseBody(
+	raw: Buffer,
+	contentType: string,
+): Promise<{ body: ParamObject; files: UploadedFile[] }> {
 	if (contentType.startsWith('application/x-www-form-urlencoded')) {
 		return { body: parseBracketParams(new URLSearchParams(raw.toString('utf8'))), files: [] };
 	}
 	if (contentType.startsWith('multipart/form-data')) {
-		const form = await new Response(new Uint8Array(raw), { headers: { 'content-type': contentType } }).formData();
+		const form = await new Response(new Uint8Array(raw), {
+			headers: { 'content-type': contentType },
+		}).formData();
 		const fields: Array<[string, string]> = [];
 		const files: UploadedFile[] = [];
 		for (const [field, value] of form.entries()) {
 			if (typeof value === 'string') fields.push([field, value]);
-			else files.push({ field, filename: value.name, contentType: value.type, content: await value.text() });
+			else
+				files.push({
+					field,
+					filename: value.name,
+					contentType: value.type,
+					content: await value.text(),
+				});
 		}
 		return { body: parseBracketParams(fields), files };
 	}
 	return { body: {}, files: [] };
 }
 
-function send(outgoing: ServerResponse, request: FakeRequest, reply: Reply, headers: Record<string, string>): void {
+function send(
+	outgoing: ServerResponse,
+	request: FakeRequest,
+	reply: Reply,
+	headers: Record<string, string>,
+): void {
 	request.status = reply.status;
 	const text = reply.body === undefined ? '' : JSON.stringify(reply.body);
 	outgoing.writeHead(reply.status, {
@@ -229,17 +307,48 @@ function send(outgoing: ServerResponse, request: FakeRequest, reply: Reply, head
 	outgoing.end(text);
 }
 
-function sendFault(fault: Fault, request: FakeRequest, outgoing: ServerResponse, clock: FakeClock): void {
+function sendFault(
+	fault: Fault,
+	request: FakeRequest,
+	outgoing: ServerResponse,
+	clock: FakeClock,
+): void {
 	switch (fault.kind) {
 		case 'status':
-			return send(outgoing, request, { status: fault.status, body: new ApiError(fault.status, 'server_error', fault.message ?? 'Something went wrong').body }, {});
+			return send(
+				outgoing,
+				request,
+				{
+					status: fault.status,
+					body: new ApiError(fault.status, 'server_error', fault.message ?? 'Something went wrong')
+						.body,
+				},
+				{},
+			);
 		case 'rateLimited': {
 			const reset = String(Math.ceil(clock.nowMs() / 1000 + fault.resetInSeconds));
-			const limitHeaders = { 'X-Rate-Limit-Limit': '100', 'X-Rate-Limit-Remaining': '0', 'X-Rate-Limit-Reset': reset };
-			return send(outgoing, request, { status: 429, body: new ApiError(429, 'rate_limit_exceeded', 'Rate limit exceeded').body }, limitHeaders);
+			const limitHeaders = {
+				'X-Rate-Limit-Limit': '100',
+				'X-Rate-Limit-Remaining': '0',
+				'X-Rate-Limit-Reset': reset,
+			};
+			return send(
+				outgoing,
+				request,
+				{ status: 429, body: new ApiError(429, 'rate_limit_exceeded', 'Rate limit exceeded').body },
+				limitHeaders,
+			);
 		}
 		case 'unauthorized':
-			return send(outgoing, request, { status: 401, body: new ApiError(401, 'unauthorized', 'The access token is invalid').body }, {});
+			return send(
+				outgoing,
+				request,
+				{
+					status: 401,
+					body: new ApiError(401, 'unauthorized', 'The access token is invalid').body,
+				},
+				{},
+			);
 		case 'malformedJson':
 			request.status = 200;
 			outgoing.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });

@@ -155,8 +155,17 @@ export class FakeStore {
 		return ++this.lastId;
 	}
 
-	addAccount(options: { token: string; utcOffsetMinutes?: number; historicalEditsEnabled?: boolean }): Account {
-		const account = new Account(options.token, this.nextId(), options.utcOffsetMinutes ?? 0, options.historicalEditsEnabled ?? false);
+	addAccount(options: {
+		token: string;
+		utcOffsetMinutes?: number;
+		historicalEditsEnabled?: boolean;
+	}): Account {
+		const account = new Account(
+			options.token,
+			this.nextId(),
+			options.utcOffsetMinutes ?? 0,
+			options.historicalEditsEnabled ?? false,
+		);
 		this.accounts.set(account.token, account);
 		return account;
 	}

@@ -15,8 +15,8 @@ function notInHarness(feature: string): () => never {
 
 /**
  * The per-execution services n8n-core reaches through `additionalData`, as n8n's CLI builds them
- * (packages/cli/src/workflow-execute-additional-data.ts), minus what a community node of this package
- * never needs: sub-workflows, agents, task runners (Code node), AI event logging.
+ * (packages/cli/src/workflow-execute-additional-data.ts), minus what a community node of this
+ * package never needs: sub-workflows, agents, task runners (Code node), AI event logging.
  */
 export function buildAdditionalData(options: {
 	credentialsHelper: InMemoryCredentialsHelper;

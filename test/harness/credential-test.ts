@@ -20,16 +20,25 @@ import { NodeTypeRegistry } from './type-registries';
 export interface TestCredentialOptions {
 	/** Defaults to this package's credential, 'wootricApi'. */
 	credentialType?: string;
-	/** The credential's data as the user entered it, e.g. `{ grantType, email, password, region, baseUrl }`. */
+	/**
+	 * The credential's data as the user entered it, e.g. `{ grantType, email, password, region,
+	 * baseUrl }`.
+	 */
 	credentials: ICredentialDataDecryptedObject;
 	/** The package to load; defaults to this repository. */
 	packageDir?: string;
-	/** Store the credential in this helper (e.g. to run a node with it afterwards); defaults to a new one. */
+	/**
+	 * Store the credential in this helper (e.g. to run a node with it afterwards); defaults to a new
+	 * one.
+	 */
 	credentialsHelper?: InMemoryCredentialsHelper;
 }
 
 export interface CredentialTestRun extends INodeCredentialTestResult {
-	/** Holds the tested credential under `credentialId`, with whatever the test saved into it (tokens). */
+	/**
+	 * Holds the tested credential under `credentialId`, with whatever the test saved into it
+	 * (tokens).
+	 */
 	credentialsHelper: InMemoryCredentialsHelper;
 	credentialId: string;
 }
@@ -54,7 +63,15 @@ function credentialTestNodeType(credentialType: string, test: ICredentialTestReq
 			inputs: [NodeConnectionTypes.Main],
 			outputs: [NodeConnectionTypes.Main],
 			credentials: [{ name: credentialType, required: true }],
-			properties: [{ displayName: 'Temp', name: 'temp', type: 'string', default: '', routing: { request: test.request } }],
+			properties: [
+				{
+					displayName: 'Temp',
+					name: 'temp',
+					type: 'string',
+					default: '',
+					routing: { request: test.request },
+				},
+			],
 		},
 	};
 }
@@ -72,22 +89,44 @@ function credentialTestNodeType(credentialType: string, test: ICredentialTestReq
 export async function testCredential(options: TestCredentialOptions): Promise<CredentialTestRun> {
 	const credentialType = options.credentialType ?? 'wootricApi';
 	const loadedPackage = await loadPackage(options.packageDir);
-	const credentialsHelper = options.credentialsHelper ?? new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
+	const credentialsHelper =
+		options.credentialsHelper ??
+		new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
 	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
-	const result = await runCredentialTest(credentialsHelper, credentialType, credentialId, loadedPackage.credentialTypeRegistry.getByName(credentialType).test);
+	const result = await runCredentialTest(
+		credentialsHelper,
+		credentialType,
+		credentialId,
+		loadedPackage.credentialTypeRegistry.getByName(credentialType).test,
+	);
 	recordShown(result);
 	return { ...result, credentialsHelper, credentialId };
 }
 
 /**
- * What n8n prepares before it sends a credential's test request: the credential's data with defaults and
- * expressions applied in 'internal' mode, and a one-node workflow holding the node type that sends it.
+ * What n8n prepares before it sends a credential's test request: the credential's data with
+ * defaults and expressions applied in 'internal' mode, and a one-node workflow holding the node
+ * type that sends it.
  */
-async function prepareCredentialTest(credentialsHelper: InMemoryCredentialsHelper, credentialType: string, credentialId: string, test: ICredentialTestRequest) {
+async function prepareCredentialTest(
+	credentialsHelper: InMemoryCredentialsHelper,
+	credentialType: string,
+	credentialId: string,
+	test: ICredentialTestRequest,
+) {
 	const nodeCredentials = { id: credentialId, name: credentialNameFor(credentialType) };
 	const additionalData = buildAdditionalData({ credentialsHelper });
-	const data = await credentialsHelper.getDecrypted(additionalData, nodeCredentials, credentialType, 'internal');
-	const credentialsDecrypted: ICredentialsDecrypted = { ...nodeCredentials, type: credentialType, data };
+	const data = await credentialsHelper.getDecrypted(
+		additionalData,
+		nodeCredentials,
+		credentialType,
+		'internal',
+	);
+	const credentialsDecrypted: ICredentialsDecrypted = {
+		...nodeCredentials,
+		type: credentialType,
+		data,
+	};
 
 	const nodeType = credentialTestNodeType(credentialType, test);
 	const node: INode = {
@@ -109,18 +148,35 @@ async function prepareCredentialTest(credentialsHelper: InMemoryCredentialsHelpe
 }
 
 /**
- * The host the Test button sends the credential's test request to: the request's `baseURL` evaluated as
- * RoutingNode does, by n8n's expression engine with `$credentials` the credential's data as n8n prepares it.
+ * The host the Test button sends the credential's test request to: the request's `baseURL`
+ * evaluated as RoutingNode does, by n8n's expression engine with `$credentials` the credential's
+ * data as n8n prepares it.
  */
 export async function credentialTestBaseUrl(options: TestCredentialOptions): Promise<unknown> {
 	const credentialType = options.credentialType ?? 'wootricApi';
 	const loadedPackage = await loadPackage(options.packageDir);
-	const credentialsHelper = options.credentialsHelper ?? new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
+	const credentialsHelper =
+		options.credentialsHelper ??
+		new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
 	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
 	const test = loadedPackage.credentialTypeRegistry.getByName(credentialType).test;
 	if (!test) throw new Error(`${credentialType} has no test request`);
-	const { credentialsDecrypted, node, workflow } = await prepareCredentialTest(credentialsHelper, credentialType, credentialId, test);
-	return workflow.expression.getParameterValue(test.request.baseURL, null, 0, 0, node.name, [], 'internal', { $credentials: credentialsDecrypted.data });
+	const { credentialsDecrypted, node, workflow } = await prepareCredentialTest(
+		credentialsHelper,
+		credentialType,
+		credentialId,
+		test,
+	);
+	return workflow.expression.getParameterValue(
+		test.request.baseURL,
+		null,
+		0,
+		0,
+		node.name,
+		[],
+		'internal',
+		{ $credentials: credentialsDecrypted.data },
+	);
 }
 
 async function runCredentialTest(
@@ -160,7 +216,8 @@ async function runCredentialTest(
 	for (const rule of test.rules ?? []) {
 		if (rule.type !== 'responseSuccessBody') continue;
 		const body = response?.[0]?.[0]?.json;
-		if (valueAt(body, rule.properties.key) === rule.properties.value) return { status: 'Error', message: rule.properties.message };
+		if (valueAt(body, rule.properties.key) === rule.properties.value)
+			return { status: 'Error', message: rule.properties.message };
 	}
 	return { status: 'OK', message: 'Connection successful!' };
 }
@@ -170,8 +227,14 @@ interface TestRequestError {
 	cause?: { response?: { status: number; statusText?: string }; code?: string };
 }
 
-/** n8n's reading of a failed test request: the HTTP answer if there was one, else a network code, else the message. */
-function describeFailure(error: TestRequestError, test: ICredentialTestRequest): INodeCredentialTestResult {
+/**
+ * n8n's reading of a failed test request: the HTTP answer if there was one, else a network code,
+ * else the message.
+ */
+function describeFailure(
+	error: TestRequestError,
+	test: ICredentialTestRequest,
+): INodeCredentialTestResult {
 	const response = error.cause?.response;
 	if (response) {
 		for (const rule of test.rules ?? []) {
@@ -180,7 +243,10 @@ function describeFailure(error: TestRequestError, test: ICredentialTestRequest):
 			}
 		}
 		if (response.status < 199 || response.status > 299) {
-			return { status: 'Error', message: response.statusText || `Received HTTP status code: ${response.status}` };
+			return {
+				status: 'Error',
+				message: response.statusText || `Received HTTP status code: ${response.status}`,
+			};
 		}
 	} else if (error.cause?.code) {
 		return { status: 'Error', message: error.cause.code };
@@ -190,5 +256,7 @@ function describeFailure(error: TestRequestError, test: ICredentialTestRequest):
 
 /** A dotted path into a response body, like lodash `get`. */
 function valueAt(body: IDataObject | undefined, path: string): unknown {
-	return path.split('.').reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
+	return path
+		.split('.')
+		.reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], body);
 }

@@ -15,7 +15,15 @@ import type {
 	IWorkflowExecuteAdditionalData,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
-import { ICredentials, ICredentialsHelper, NodeHelpers, UserError, Workflow, isExpression, jsonParse } from 'n8n-workflow';
+import {
+	ICredentials,
+	ICredentialsHelper,
+	NodeHelpers,
+	UserError,
+	Workflow,
+	isExpression,
+	jsonParse,
+} from 'n8n-workflow';
 
 import { NodeTypeRegistry } from './type-registries';
 
@@ -41,7 +49,10 @@ class StoredCredential extends ICredentials {
 		this.data = JSON.stringify(data);
 	}
 
-	async updateData(toUpdate: ICredentialDataDecryptedObject, toDelete: string[] = []): Promise<void> {
+	async updateData(
+		toUpdate: ICredentialDataDecryptedObject,
+		toDelete: string[] = [],
+	): Promise<void> {
 		const data = { ...(await this.getData()), ...toUpdate };
 		for (const key of toDelete) delete data[key];
 		await this.setData(data);
@@ -57,7 +68,10 @@ export function credentialNameFor(type: string): string {
 	return `${type} account`;
 }
 
-/** Stands in for the workflow node when n8n resolves credential expressions outside a node run (polls, load options). */
+/**
+ * Stands in for the workflow node when n8n resolves credential expressions outside a node run
+ * (polls, load options).
+ */
 const CREDENTIAL_EXPRESSION_NODE: INode = {
 	id: '',
 	name: '',
@@ -68,13 +82,16 @@ const CREDENTIAL_EXPRESSION_NODE: INode = {
 };
 
 /**
- * Does for the harness what n8n's CLI CredentialsHelper (packages/cli/src/credentials-helper.ts) does,
- * with an in-memory store by credential id instead of the encrypted database table: hands nodes the
- * stored data with defaults and expressions applied, runs `preAuthentication` and saves its result,
- * and applies generic `authenticate` definitions.
+ * Does for the harness what n8n's CLI CredentialsHelper (packages/cli/src/credentials-helper.ts)
+ * does, with an in-memory store by credential id instead of the encrypted database table: hands
+ * nodes the stored data with defaults and expressions applied, runs `preAuthentication` and saves
+ * its result, and applies generic `authenticate` definitions.
  */
 export class InMemoryCredentialsHelper extends ICredentialsHelper {
-	/** Every save n8n would write to its database (e.g. a token `preAuthentication` fetched), oldest first. */
+	/**
+	 * Every save n8n would write to its database (e.g. a token `preAuthentication` fetched), oldest
+	 * first.
+	 */
 	readonly updates: CredentialUpdate[] = [];
 
 	/** How many times a credential type's `preAuthentication` ran. */
@@ -95,7 +112,10 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	addCredential(type: string, data: ICredentialDataDecryptedObject): string {
 		if (!this.credentialTypes.recognizes(type)) throw new UnrecognizedCredentialTypeError(type);
 		const id = String(++this.lastId);
-		this.stored.set(id, new StoredCredential({ id, name: credentialNameFor(type) }, type, JSON.stringify(data)));
+		this.stored.set(
+			id,
+			new StoredCredential({ id, name: credentialNameFor(type) }, type, JSON.stringify(data)),
+		);
 		return id;
 	}
 
@@ -128,15 +148,21 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 			return await authenticate(credentials, requestOptions as IHttpRequestOptions);
 		}
 		if (authenticate?.type === 'generic') {
-			if (!workflow || !node) throw new UserError('Workflow and node are required for generic credential authentication');
-			// Each `properties` group (headers, qs, body, auth) is merged into the same-named request option,
-			// keys and values resolved as expressions over `$credentials`.
+			if (!workflow || !node)
+				throw new UserError('Workflow and node are required for generic credential authentication');
+			// Each `properties` group (headers, qs, body, auth) is merged into the same-named request
+			// option, keys and values resolved as expressions over `$credentials`.
 			const options = requestOptions as unknown as Record<string, Record<string, string>>;
 			for (const [optionName, entries] of Object.entries(authenticate.properties)) {
 				options[optionName] ??= {};
 				for (const [key, value] of Object.entries(entries as Record<string, string>)) {
 					const resolvedKey = this.resolveAuthenticateValue(key, credentials, workflow, node);
-					options[optionName][resolvedKey] = this.resolveAuthenticateValue(value, credentials, workflow, node);
+					options[optionName][resolvedKey] = this.resolveAuthenticateValue(
+						value,
+						credentials,
+						workflow,
+						node,
+					);
 				}
 			}
 		}
@@ -144,10 +170,10 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 	}
 
 	/**
-	 * n8n-core calls this before every authenticated request (`credentialsExpired` false) and again after
-	 * a 401 (`credentialsExpired` true, then it retries once). Like n8n, the credential type's hook runs
-	 * only when its expirable hidden field is empty or the credentials expired; what it returns is saved
-	 * into the stored credential and merged into the data the request uses.
+	 * n8n-core calls this before every authenticated request (`credentialsExpired` false) and again
+	 * after a 401 (`credentialsExpired` true, then it retries once). Like n8n, the credential type's
+	 * hook runs only when its expirable hidden field is empty or the credentials expired; what it
+	 * returns is saved into the stored credential and merged into the data the request uses.
 	 */
 	async preAuthentication(
 		helpers: IHttpRequestHelper,
@@ -160,7 +186,8 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const expirableProperty = credentialType.properties.find(
 			(property) => property.type === 'hidden' && property.typeOptions?.expirable === true,
 		);
-		if (!expirableProperty || typeof credentialType.preAuthentication !== 'function') return undefined;
+		if (!expirableProperty || typeof credentialType.preAuthentication !== 'function')
+			return undefined;
 		if (credentials[expirableProperty.name] !== '' && !credentialsExpired) return undefined;
 
 		const output = await this.runPreAuthentication(helpers, credentials, typeName);
@@ -172,7 +199,8 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const storedData = await this.find(nodeCredentials, typeName).getData();
 		const dataToSave = { ...storedData };
 		for (const [key, value] of Object.entries(output)) {
-			// A field the user stored as an expression keeps its expression; the expirable field is always saved.
+			// A field the user stored as an expression keeps its expression; the expirable field is
+			// always saved.
 			if (key === expirableProperty.name || !isExpression(storedData[key])) dataToSave[key] = value;
 		}
 		await this.updateCredentials(nodeCredentials, typeName, dataToSave);
@@ -187,18 +215,27 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		const { preAuthentication } = this.credentialTypes.getByName(typeName);
 		if (typeof preAuthentication !== 'function') return undefined;
 		this.preAuthenticationRuns++;
-		// Like n8n, the hook gets only the helper IHttpRequestHelper declares, not the node's whole helper bag.
-		const requestHelper: IHttpRequestHelper = { helpers: { httpRequest: helpers.helpers.httpRequest } };
-		return (await preAuthentication.call(requestHelper, credentials)) as ICredentialDataDecryptedObject | undefined;
+		// Like n8n, the hook gets only the helper IHttpRequestHelper declares, not the node's whole
+		// helper bag.
+		const requestHelper: IHttpRequestHelper = {
+			helpers: { httpRequest: helpers.helpers.httpRequest },
+		};
+		return (await preAuthentication.call(requestHelper, credentials)) as
+			| ICredentialDataDecryptedObject
+			| undefined;
 	}
 
-	async getCredentials(nodeCredentials: INodeCredentialsDetails, type: string): Promise<ICredentials> {
+	async getCredentials(
+		nodeCredentials: INodeCredentialsDetails,
+		type: string,
+	): Promise<ICredentials> {
 		return this.find(nodeCredentials, type);
 	}
 
 	/**
-	 * What a node's `getCredentials` returns: the stored data, plus defaults for properties the user left
-	 * unset, minus properties their displayOptions hide, with expressions resolved — as n8n does.
+	 * What a node's `getCredentials` returns: the stored data, plus defaults for properties the user
+	 * left unset, minus properties their displayOptions hide, with expressions resolved — as n8n
+	 * does.
 	 */
 	async getDecrypted(
 		additionalData: IWorkflowExecuteAdditionalData,
@@ -222,7 +259,8 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		) as ICredentialDataDecryptedObject;
 		const additionalKeys = getAdditionalKeys(additionalData, mode, null, { isCredential: true });
 		if (expressionResolveValues) {
-			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } = expressionResolveValues;
+			const { workflow, runExecutionData, runIndex, itemIndex, node, connectionInputData } =
+				expressionResolveValues;
 			return workflow.expression.getParameterValue(
 				data as INodeParameters,
 				runExecutionData,
@@ -238,7 +276,12 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 			) as ICredentialDataDecryptedObject;
 		}
 		// Outside a node run there is no workflow data to resolve against: n8n uses an empty workflow.
-		const workflow = new Workflow({ nodes: [], connections: {}, active: false, nodeTypes: new NodeTypeRegistry({}) });
+		const workflow = new Workflow({
+			nodes: [],
+			connections: {},
+			active: false,
+			nodeTypes: new NodeTypeRegistry({}),
+		});
 		return workflow.expression.getComplexParameterValue(
 			CREDENTIAL_EXPRESSION_NODE,
 			data as INodeParameters,
@@ -304,7 +347,14 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		node: INode,
 	): string {
 		if (!isExpression(value)) return value;
-		const resolved = workflow.expression.getSimpleParameterValue(node, value, 'internal', { $credentials: credentials }, undefined, '');
+		const resolved = workflow.expression.getSimpleParameterValue(
+			node,
+			value,
+			'internal',
+			{ $credentials: credentials },
+			undefined,
+			'',
+		);
 		return resolved ? resolved.toString() : '';
 	}
 }

@@ -37,7 +37,10 @@ describe('testCredential', () => {
 		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
 		expect(pathsOf(fake)).toEqual(['POST /oauth/token', 'GET /v1/segments']);
 		const [tokenRequest, testRequest] = fake.requests;
-		expect(tokenRequest.params).toMatchObject({ grant_type: 'password', username: fake.credentials.email });
+		expect(tokenRequest.params).toMatchObject({
+			grant_type: 'password',
+			username: fake.credentials.email,
+		});
 		expect([tokenRequest.status, testRequest.status]).toEqual([200, 200]);
 		const saved = await result.credentialsHelper.getCredentialData(result.credentialId);
 		expect(saved.accessToken).toEqual(expect.any(String));
@@ -51,7 +54,10 @@ describe('testCredential', () => {
 
 		expect(result).toMatchObject({ status: 'OK', message: 'Connection successful!' });
 		expect(pathsOf(fake)).toEqual(['POST /oauth/token', 'GET /v1/segments']);
-		expect(fake.requests[0].params).toMatchObject({ grant_type: 'client_credentials', client_id: fake.credentials.clientId });
+		expect(fake.requests[0].params).toMatchObject({
+			grant_type: 'client_credentials',
+			client_id: fake.credentials.clientId,
+		});
 		expect(fake.requests[1].status).toBe(200);
 	});
 
@@ -80,7 +86,9 @@ describe('testCredential', () => {
 	});
 
 	it("shows the credential's own sign-in message for a wrong password", async () => {
-		const result = await testCredential({ credentials: passwordCredentials('not-the-password-4711') });
+		const result = await testCredential({
+			credentials: passwordCredentials('not-the-password-4711'),
+		});
 
 		expect(result.message).toContain('refused the sign-in');
 		expect(result.message).toContain('email and password');
@@ -97,7 +105,9 @@ describe('testCredential', () => {
 		const closed = await startFakeWootric();
 		await closed.close();
 
-		const result = await testCredential({ credentials: { ...passwordCredentials(), baseUrl: closed.baseUrl } });
+		const result = await testCredential({
+			credentials: { ...passwordCredentials(), baseUrl: closed.baseUrl },
+		});
 
 		expect(result).toMatchObject({
 			status: 'Error',
@@ -123,7 +133,10 @@ describe('mapOrigins', () => {
 	let unmap: () => void;
 
 	beforeAll(async () => {
-		[eu, us] = await Promise.all([startFakeWootric({ region: 'eu' }), startFakeWootric({ region: 'us' })]);
+		[eu, us] = await Promise.all([
+			startFakeWootric({ region: 'eu' }),
+			startFakeWootric({ region: 'us' }),
+		]);
 	});
 
 	afterAll(async () => await Promise.all([eu.close(), us.close()]));
@@ -131,7 +144,10 @@ describe('mapOrigins', () => {
 	beforeEach(() => {
 		eu.requests.length = 0;
 		us.requests.length = 0;
-		unmap = mapOrigins({ 'https://api.wootric.eu': eu.baseUrl, 'https://api.wootric.com/': us.baseUrl });
+		unmap = mapOrigins({
+			'https://api.wootric.eu': eu.baseUrl,
+			'https://api.wootric.com/': us.baseUrl,
+		});
 	});
 
 	afterEach(() => unmap());
@@ -166,12 +182,20 @@ describe('mapOrigins', () => {
 	it('runs the Wootric node of an EU account against the EU host', async () => {
 		eu.account.segments.push({ name: 'plan', dataType: 'string', createdAt: eu.clock.now() });
 
-		const run = await runNode({ nodeType: 'wootric', parameters: { resource: 'segment', operation: 'getAll' }, credentials: autoRegion(eu) });
+		const run = await runNode({
+			nodeType: 'wootric',
+			parameters: { resource: 'segment', operation: 'getAll' },
+			credentials: autoRegion(eu),
+		});
 
 		expect(run.error).toBeUndefined();
-		expect(run.items.map(({ json }) => json)).toEqual([expect.objectContaining({ name: 'plan', data_type: 'string' })]);
+		expect(run.items.map(({ json }) => json)).toEqual([
+			expect.objectContaining({ name: 'plan', data_type: 'string' }),
+		]);
 		expect(pathsOf(eu)).toEqual(['POST /oauth/token', 'GET /v1/segments']);
-		expect(eu.requests[1].headers.authorization).toBe(`Bearer ${(await run.credentialsHelper.getCredentialData(run.credentialId!)).accessToken}`);
+		expect(eu.requests[1].headers.authorization).toBe(
+			`Bearer ${(await run.credentialsHelper.getCredentialData(run.credentialId!)).accessToken}`,
+		);
 		expect(us.requests).toEqual([]);
 	});
 

@@ -13,24 +13,45 @@ export interface ParameterEvaluationOptions extends NodeUnderTestOptions {
 	inputItems: IDataObject[];
 }
 
-/** n8n's evaluation of one parameter for one input item: what `getNodeParameter` returns (it throws what n8n throws). */
+/**
+ * n8n's evaluation of one parameter for one input item: what `getNodeParameter` returns (it throws
+ * what n8n throws).
+ */
 export type EvaluateParameter = (name: string, itemIndex: number, fallback?: unknown) => unknown;
 
 /**
- * n8n's own evaluation of the node under test's parameters, outside any run: n8n-core's ExecuteContext for
- * the same node (parameters, version) on the same input items, as the engine builds it for the node's step,
- * and its `getNodeParameter`. The reference a test or the bench compares the node with.
+ * n8n's own evaluation of the node under test's parameters, outside any run: n8n-core's
+ * ExecuteContext for the same node (parameters, version) on the same input items, as the engine
+ * builds it for the node's step, and its `getNodeParameter`. The reference a test or the bench
+ * compares the node with.
  */
-export async function parameterEvaluation(options: ParameterEvaluationOptions): Promise<EvaluateParameter> {
-	const { node, nodeTypes, credentialsHelper } = await prepareNodeUnderTest(options, harnessNodeTypes);
-	const parent: INode = { id: 'items-source', name: 'Items Source', type: 'n8n-harness.itemsSource', typeVersion: 1, position: [0, 0], parameters: {} };
+export async function parameterEvaluation(
+	options: ParameterEvaluationOptions,
+): Promise<EvaluateParameter> {
+	const { node, nodeTypes, credentialsHelper } = await prepareNodeUnderTest(
+		options,
+		harnessNodeTypes,
+	);
+	const parent: INode = {
+		id: 'items-source',
+		name: 'Items Source',
+		type: 'n8n-harness.itemsSource',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
 	const { workflow } = createHarnessWorkflow({
 		nodes: [parent, node],
-		connections: { [parent.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: {
+			[parent.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
+		},
 		nodeTypes,
 		timezone: options.timezone,
 	});
-	const items: INodeExecutionData[] = options.inputItems.map((json, item) => ({ json, pairedItem: { item } }));
+	const items: INodeExecutionData[] = options.inputItems.map((json, item) => ({
+		json,
+		pairedItem: { item },
+	}));
 	const inputData = { main: [items] };
 	const context = new ExecuteContext(
 		workflow,
@@ -42,14 +63,22 @@ export async function parameterEvaluation(options: ParameterEvaluationOptions): 
 		0,
 		items,
 		inputData,
-		{ node: workflow.getNode(node.name)!, data: inputData, source: { main: [{ previousNode: parent.name }] } },
+		{
+			node: workflow.getNode(node.name)!,
+			data: inputData,
+			source: { main: [{ previousNode: parent.name }] },
+		},
 		[],
 	);
 	return (name, itemIndex, fallback) => context.getNodeParameter(name, itemIndex, fallback);
 }
 
-/** Each item's value of one parameter as n8n evaluates it, or the error n8n throws for that item. */
-export async function evaluateParameter(options: ParameterEvaluationOptions & { name: string }): Promise<Array<{ value: unknown } | { error: Error }>> {
+/**
+ * Each item's value of one parameter as n8n evaluates it, or the error n8n throws for that item.
+ */
+export async function evaluateParameter(
+	options: ParameterEvaluationOptions & { name: string },
+): Promise<Array<{ value: unknown } | { error: Error }>> {
 	const evaluate = await parameterEvaluation(options);
 	return options.inputItems.map((_, itemIndex) => {
 		try {

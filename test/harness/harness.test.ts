@@ -24,13 +24,20 @@ interface TestApi {
 }
 
 /** A throwaway HTTP API on 127.0.0.1 that records every request and lets `respond` answer it. */
-async function startApi(respond: (request: ReceivedRequest, response: ServerResponse) => void): Promise<TestApi> {
+async function startApi(
+	respond: (request: ReceivedRequest, response: ServerResponse) => void,
+): Promise<TestApi> {
 	const requests: ReceivedRequest[] = [];
 	const server = createServer((incoming, response) => {
 		let body = '';
 		incoming.on('data', (chunk: Buffer) => (body += chunk.toString()));
 		incoming.on('end', () => {
-			const request = { method: incoming.method ?? '', url: new URL(incoming.url ?? '/', 'http://api'), headers: incoming.headers, body };
+			const request = {
+				method: incoming.method ?? '',
+				url: new URL(incoming.url ?? '/', 'http://api'),
+				headers: incoming.headers,
+				body,
+			};
 			requests.push(request);
 			respond(request, response);
 		});
@@ -51,7 +58,10 @@ function sendJson(response: ServerResponse, status: number, body: unknown): void
 	response.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
 }
 
-function readManifest(directory: string): { name: string; n8n: { nodes: string[]; credentials: string[] } } {
+function readManifest(directory: string): {
+	name: string;
+	n8n: { nodes: string[]; credentials: string[] };
+} {
 	return JSON.parse(readFileSync(join(directory, 'package.json'), 'utf8'));
 }
 
@@ -59,21 +69,30 @@ describe('loadPackage', () => {
 	it.each([
 		['this package (built)', REPO_ROOT],
 		['the fixture package', FIXTURE_PACKAGE],
-	])('loads exactly the node and credential types of the n8n manifest of %s', async (_, directory) => {
-		const manifest = readManifest(directory);
+	])(
+		'loads exactly the node and credential types of the n8n manifest of %s',
+		async (_, directory) => {
+			const manifest = readManifest(directory);
 
-		const loaded = await loadPackage(directory);
+			const loaded = await loadPackage(directory);
 
-		expect(loaded.name).toBe(manifest.name);
-		expect(Object.values(loaded.nodeTypes).map(({ sourcePath }) => sourcePath).sort()).toEqual([...manifest.n8n.nodes].sort());
-		expect(Object.values(loaded.credentialTypes).map(({ sourcePath }) => sourcePath).sort()).toEqual(
-			[...manifest.n8n.credentials].sort(),
-		);
-		for (const [typeName, { type }] of Object.entries(loaded.nodeTypes)) {
-			expect(typeName).toBe(`${manifest.name}.${type.description.name}`);
-		}
-		expect(await loadPackage(directory)).toBe(loaded);
-	});
+			expect(loaded.name).toBe(manifest.name);
+			expect(
+				Object.values(loaded.nodeTypes)
+					.map(({ sourcePath }) => sourcePath)
+					.sort(),
+			).toEqual([...manifest.n8n.nodes].sort());
+			expect(
+				Object.values(loaded.credentialTypes)
+					.map(({ sourcePath }) => sourcePath)
+					.sort(),
+			).toEqual([...manifest.n8n.credentials].sort());
+			for (const [typeName, { type }] of Object.entries(loaded.nodeTypes)) {
+				expect(typeName).toBe(`${manifest.name}.${type.description.name}`);
+			}
+			expect(await loadPackage(directory)).toBe(loaded);
+		},
+	);
 });
 
 describe('runNode', () => {
@@ -91,11 +110,15 @@ describe('runNode', () => {
 		api = await startApi((request, response) => {
 			if (request.method === 'POST' && request.url.pathname === '/oauth/token') {
 				issuedTokens++;
-				return sendJson(response, 200, { access_token: `token-${issuedTokens}`, refresh_token: `refresh-${issuedTokens}` });
+				return sendJson(response, 200, {
+					access_token: `token-${issuedTokens}`,
+					refresh_token: `refresh-${issuedTokens}`,
+				});
 			}
 			if (request.method === 'GET' && request.url.pathname === '/v1/segments') {
 				const isCurrentToken = request.headers.authorization === `Bearer token-${issuedTokens}`;
-				if (!isCurrentToken || unauthorizedAnswersLeft-- > 0) return sendJson(response, 401, { error: 'invalid_token' });
+				if (!isCurrentToken || unauthorizedAnswersLeft-- > 0)
+					return sendJson(response, 401, { error: 'invalid_token' });
 				return sendJson(response, 200, segments);
 			}
 			sendJson(response, 404, { error: 'not_found' });
@@ -133,15 +156,31 @@ describe('runNode', () => {
 			username: 'ops@example.com',
 			password: 'secret',
 		});
-		expect(segmentRequests.map(({ headers }) => headers.authorization)).toEqual(['Bearer token-1', 'Bearer token-1']);
+		expect(segmentRequests.map(({ headers }) => headers.authorization)).toEqual([
+			'Bearer token-1',
+			'Bearer token-1',
+		]);
 		expect(run.credentialsHelper.preAuthenticationRuns).toBe(1);
 		expect(run.credentialsHelper.updates).toEqual([
-			{ id: run.credentialId, type: 'wootricApi', data: { ...wootricCredentials(), accessToken: 'token-1', refreshToken: 'refresh-1', issuedForSignIn: expect.any(String) } },
+			{
+				id: run.credentialId,
+				type: 'wootricApi',
+				data: {
+					...wootricCredentials(),
+					accessToken: 'token-1',
+					refreshToken: 'refresh-1',
+					issuedForSignIn: expect.any(String),
+				},
+			},
 		]);
 	});
 
 	it('reuses the saved token in a later run, and after a 401 gets a new one and retries', async () => {
-		const firstRun = await runNode({ nodeType: 'wootric', parameters: { resource: 'segment', operation: 'getAll' }, credentials: wootricCredentials() });
+		const firstRun = await runNode({
+			nodeType: 'wootric',
+			parameters: { resource: 'segment', operation: 'getAll' },
+			credentials: wootricCredentials(),
+		});
 		unauthorizedAnswersLeft = 1;
 
 		const run = await runNode({
@@ -154,7 +193,13 @@ describe('runNode', () => {
 		expect(run.error).toBeUndefined();
 		expect(run.items.map(({ json }) => json)).toEqual(segments);
 		const secondRunRequests = api.requests.slice(2);
-		expect(secondRunRequests.map(({ method, url, headers }) => [method, url.pathname, headers.authorization])).toEqual([
+		expect(
+			secondRunRequests.map(({ method, url, headers }) => [
+				method,
+				url.pathname,
+				headers.authorization,
+			]),
+		).toEqual([
 			['GET', '/v1/segments', 'Bearer token-1'],
 			['POST', '/oauth/token', undefined],
 			['GET', '/v1/segments', 'Bearer token-2'],
@@ -175,25 +220,46 @@ describe('runNode', () => {
 
 		const parameters = { resource: 'segment', operation: 'getAll' };
 		const failed = await runNode({ nodeType: 'wootric', parameters, credentials });
-		const continued = await runNode({ nodeType: 'wootric', parameters, credentials, continueOnFail: true });
+		const continued = await runNode({
+			nodeType: 'wootric',
+			parameters,
+			credentials,
+			continueOnFail: true,
+		});
 
-		expect(failed.error).toMatchObject({ node: { name: 'Wootric' }, message: expect.stringContaining('404') });
+		expect(failed.error).toMatchObject({
+			node: { name: 'Wootric' },
+			message: expect.stringContaining('404'),
+		});
 		expect(failed.items).toEqual([]);
 		expect(continued.error).toBeUndefined();
-		expect(continued.items).toEqual([{ json: { error: failed.error!.message }, pairedItem: { item: 0 } }]);
+		expect(continued.items).toEqual([
+			{ json: { error: failed.error!.message }, pairedItem: { item: 0 } },
+		]);
 	});
 
 	it('hands binary input to the node through n8n binary data storage', async () => {
 		const run = await runNode({
 			packageDir: FIXTURE_PACKAGE,
 			nodeType: 'fileText',
-			inputItems: [{ json: {}, binary: { data: { content: 'email,score\na@example.com,9\n', fileName: 'responses.csv' } } }],
+			inputItems: [
+				{
+					json: {},
+					binary: {
+						data: { content: 'email,score\na@example.com,9\n', fileName: 'responses.csv' },
+					},
+				},
+			],
 		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toEqual([
 			{
-				json: { fileName: 'responses.csv', mimeType: 'text/csv', text: 'email,score\na@example.com,9\n' },
+				json: {
+					fileName: 'responses.csv',
+					mimeType: 'text/csv',
+					text: 'email,score\na@example.com,9\n',
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -209,10 +275,15 @@ describe('runPoll', () => {
 	beforeEach(async () => {
 		events = [{ id: 1 }, { id: 2 }];
 		api = await startApi((request, response) => {
-			if (request.headers['x-api-key'] !== 'key-1') return sendJson(response, 401, { error: 'bad key' });
+			if (request.headers['x-api-key'] !== 'key-1')
+				return sendJson(response, 401, { error: 'bad key' });
 			if (request.url.pathname !== '/events') return sendJson(response, 500, { error: 'boom' });
 			const after = Number(request.url.searchParams.get('after'));
-			sendJson(response, 200, events.filter(({ id }) => Number(id) > after));
+			sendJson(
+				response,
+				200,
+				events.filter(({ id }) => Number(id) > after),
+			);
 		});
 	});
 

@@ -1,4 +1,9 @@
-import type { IExecuteFunctions, INodeExecutionData, INodeType, INodeTypeDescription } from 'n8n-workflow';
+import type {
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeType,
+	INodeTypeDescription,
+} from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import type { LoadedNodeTypes } from './type-registries';
@@ -6,8 +11,9 @@ import type { LoadedNodeTypes } from './type-registries';
 export const ITEMS_SOURCE_NODE_TYPE = 'n8n-harness.itemsSource';
 
 /**
- * Start node of the workflows `runNode` builds: it passes on the items the harness puts on its input,
- * like n8n's former Start node, so the node under test gets a real parent and paired-item lineage.
+ * Start node of the workflows `runNode` builds: it passes on the items the harness puts on its
+ * input, like n8n's former Start node, so the node under test gets a real parent and paired-item
+ * lineage.
  */
 class ItemsSource implements INodeType {
 	description: INodeTypeDescription = {

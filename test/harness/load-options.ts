@@ -17,9 +17,9 @@ export interface RunLoadOptionsOptions extends Omit<NodeUnderTestOptions, 'param
 	 */
 	currentParameters?: INodeParameters;
 	/**
-	 * The parameter whose dropdown is loading, as the editor names it without its `parameters.` prefix,
-	 * e.g. 'language' or 'surveySettings.language'. Only `&`-relative `getCurrentNodeParameter` lookups
-	 * use it; defaults to the method name.
+	 * The parameter whose dropdown is loading, as the editor names it without its `parameters.`
+	 * prefix, e.g. 'language' or 'surveySettings.language'. Only `&`-relative
+	 * `getCurrentNodeParameter` lookups use it; defaults to the method name.
 	 */
 	parameterPath?: string;
 }
@@ -31,23 +31,34 @@ export interface LoadOptionsRun {
 	credentialId?: string;
 }
 
-/** n8n names the node it builds for these requests like this (the editor's node is not looked up). */
+/**
+ * n8n names the node it builds for these requests like this (the editor's node is not looked up).
+ */
 const EDITOR_REQUEST_NODE_NAME = 'Temp-Node';
 
 /**
  * Runs a node type's `loadOptions` method the way n8n answers the editor's request for a dropdown's
  * entries (POST /rest/dynamic-node-parameters/options → DynamicNodeParametersService in
  * packages/cli): a one-node workflow holding the node with the editor's parameters and credentials,
- * base additional data carrying `currentNodeParameters`, and n8n-core's LoadOptionsContext as `this`
- * (mode 'internal', credentials read without an execution). A failure rejects, as the request fails.
+ * base additional data carrying `currentNodeParameters`, and n8n-core's LoadOptionsContext as
+ * `this` (mode 'internal', credentials read without an execution). A failure rejects, as the
+ * request fails.
  */
 export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<LoadOptionsRun> {
-	const { context, nodeTypes, credentialsHelper, credentialId } = await loadOptionsContext(options, `parameters.${options.parameterPath ?? options.method}`);
+	const { context, nodeTypes, credentialsHelper, credentialId } = await loadOptionsContext(
+		options,
+		`parameters.${options.parameterPath ?? options.method}`,
+	);
 	const node = context.getNode();
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
-	const method = nodeType.methods?.loadOptions?.[options.method] as ((this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>) | undefined;
+	const method = nodeType.methods?.loadOptions?.[options.method] as
+		| ((this: ILoadOptionsFunctions) => Promise<INodePropertyOptions[]>)
+		| undefined;
 	if (typeof method !== 'function') {
-		throw new UnexpectedError('Node type does not have method defined', { tags: { nodeType: node.type }, extra: { methodName: options.method } });
+		throw new UnexpectedError('Node type does not have method defined', {
+			tags: { nodeType: node.type },
+			extra: { methodName: options.method },
+		});
 	}
 
 	const dropdown = await method.call(context);
@@ -56,15 +67,27 @@ export async function runLoadOptions(options: RunLoadOptionsOptions): Promise<Lo
 }
 
 /**
- * The `this` n8n gives a node's loadOptions method for the editor's request (see runLoadOptions), for the
- * dropdown at `path`: also a real n8n context to call the node's transport with outside a workflow run.
+ * The `this` n8n gives a node's loadOptions method for the editor's request (see runLoadOptions),
+ * for the dropdown at `path`: also a real n8n context to call the node's transport with outside a
+ * workflow run.
  */
-export async function loadOptionsContext(options: Omit<NodeUnderTestOptions, 'parameters'> & { currentParameters?: INodeParameters }, path: string) {
+export async function loadOptionsContext(
+	options: Omit<NodeUnderTestOptions, 'parameters'> & { currentParameters?: INodeParameters },
+	path: string,
+) {
 	const currentParameters = options.currentParameters ?? {};
-	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest({ ...options, parameters: currentParameters });
+	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest({
+		...options,
+		parameters: currentParameters,
+	});
 	node.name = EDITOR_REQUEST_NODE_NAME;
 	const workflow = new Workflow({ nodes: [node], connections: {}, active: false, nodeTypes });
 	const additionalData = buildAdditionalData({ credentialsHelper });
 	additionalData.currentNodeParameters = currentParameters;
-	return { context: new LoadOptionsContext(workflow, node, additionalData, path), nodeTypes, credentialsHelper, credentialId };
+	return {
+		context: new LoadOptionsContext(workflow, node, additionalData, path),
+		nodeTypes,
+		credentialsHelper,
+		credentialId,
+	};
 }

@@ -1,4 +1,10 @@
-import type { ICredentialDataDecryptedObject, INode, INodeParameters, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	INode,
+	INodeParameters,
+	INodeType,
+	IVersionedNodeType,
+} from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
 import { InMemoryCredentialsHelper, credentialNameFor } from './credentials-helper';
@@ -14,11 +20,16 @@ export interface NodeUnderTestOptions {
 	nodeTypeVersion?: number;
 	/** The node's parameters as n8n stores them; n8n fills in defaults for the rest. */
 	parameters?: INodeParameters;
-	/** Credential data to store and attach to the node, e.g. `{ grantType, email, password, region: 'custom', baseUrl }`. */
+	/**
+	 * Credential data to store and attach to the node, e.g. `{ grantType, email, password, region:
+	 * 'custom', baseUrl }`.
+	 */
 	credentials?: ICredentialDataDecryptedObject;
 	/** Defaults to the first credential type the node declares. */
 	credentialType?: string;
-	/** Reuse a helper, and the credentials it stores (with tokens saved by earlier runs), across runs. */
+	/**
+	 * Reuse a helper, and the credentials it stores (with tokens saved by earlier runs), across runs.
+	 */
 	credentialsHelper?: InMemoryCredentialsHelper;
 	/** Attach a credential `credentialsHelper` already stores (instead of storing `credentials`). */
 	credentialId?: string;
@@ -36,8 +47,8 @@ export interface NodeUnderTest {
 }
 
 /**
- * Loads the package and builds the workflow node for the node under test (named and versioned as n8n
- * does when it is added to a canvas), with its credential stored in the helper.
+ * Loads the package and builds the workflow node for the node under test (named and versioned as
+ * n8n does when it is added to a canvas), with its credential stored in the helper.
  */
 export async function prepareNodeUnderTest(
 	options: NodeUnderTestOptions,
@@ -49,7 +60,8 @@ export async function prepareNodeUnderTest(
 	const typeVersion = options.nodeTypeVersion ?? latestVersion(nodeTypes.getByName(type));
 	const { description } = nodeTypes.getByNameAndVersion(type, typeVersion);
 	const credentialsHelper =
-		options.credentialsHelper ?? new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
+		options.credentialsHelper ??
+		new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
 
 	const node: INode = {
 		id: `${options.nodeType}-under-test`,
@@ -65,8 +77,12 @@ export async function prepareNodeUnderTest(
 	}
 	const credentialType = options.credentialType ?? description.credentials?.[0]?.name;
 	if (!credentialType) throw new UserError(`Node type "${type}" declares no credentials`);
-	const credentialId = options.credentialId ?? credentialsHelper.addCredential(credentialType, options.credentials ?? {});
-	node.credentials = { [credentialType]: { id: credentialId, name: credentialNameFor(credentialType) } };
+	const credentialId =
+		options.credentialId ??
+		credentialsHelper.addCredential(credentialType, options.credentials ?? {});
+	node.credentials = {
+		[credentialType]: { id: credentialId, name: credentialNameFor(credentialType) },
+	};
 	return { node, nodeTypes, credentialsHelper, credentialId };
 }
 

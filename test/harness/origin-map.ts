@@ -7,8 +7,8 @@ import { prepareN8nEnvironment } from './n8n-runtime';
 /**
  * Lets a test point a real host at a local fake, like an /etc/hosts entry: the Wootric credential
  * picks https://api.wootric.eu, .au or .com by itself (region 'auto' reads the account token), and
- * a test of that choice needs those origins to reach fake servers on 127.0.0.1 while everything else
- * in n8n stays real.
+ * a test of that choice needs those origins to reach fake servers on 127.0.0.1 while everything
+ * else in n8n stays real.
  *
  * How: every HTTP request n8n-core makes (`httpRequest`, `httpRequestWithAuthentication`, the
  * routing engine, a credential's `preAuthentication`, the legacy `request` helper) goes through
@@ -19,8 +19,8 @@ import { prepareN8nEnvironment } from './n8n-runtime';
  * n8n's own instance again, untouched.
  *
  * Not covered (unused by this package): `OutboundHttp.transport()` (undici dispatchers, fetch).
- * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake, and
- * a request's `allowedDomains` check sees the rewritten host.
+ * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake, and a
+ * request's `allowedDomains` check sees the rewritten host.
  */
 const originMap = new Map<string, string>();
 
@@ -60,14 +60,16 @@ function withMappedOrigins<T extends object>(options: T): T {
 }
 
 function mappingOutboundHttp(real: OutboundHttp): OutboundHttp {
-	// Inherits everything else (transport, egressFilter) from n8n's instance, and stays an `instanceof OutboundHttp`.
+	// Inherits everything else (transport, egressFilter) from n8n's instance, and stays an
+	// `instanceof OutboundHttp`.
 	const wrapper = Object.create(real) as OutboundHttp;
 	wrapper.requests = (clientOptions) => {
 		const client = real.requests(clientOptions && withMappedOrigins(clientOptions));
 		const mapped: HttpRequestClient = {
 			request: (async (requestOptions: Parameters<HttpRequestClient['request']>[0]) =>
 				await client.request(withMappedOrigins(requestOptions))) as HttpRequestClient['request'],
-			requestLegacy: async (requestOptions, callbacks) => await client.requestLegacy(withMappedOrigins(requestOptions), callbacks),
+			requestLegacy: async (requestOptions, callbacks) =>
+				await client.requestLegacy(withMappedOrigins(requestOptions), callbacks),
 		};
 		return mapped;
 	};
@@ -80,10 +82,13 @@ function mappingOutboundHttp(real: OutboundHttp): OutboundHttp {
  * Keys and targets are reduced to their origins (`https://api.wootric.eu/` is the same key).
  */
 export function mapOrigins(mapping: Record<string, string>): () => void {
-	const entries = Object.entries(mapping).map(([from, to]) => [originOf(from), originOf(to)] as const);
+	const entries = Object.entries(mapping).map(
+		([from, to]) => [originOf(from), originOf(to)] as const,
+	);
 	for (const [from, to] of entries) originMap.set(from, to);
 	if (originMap.size > 0 && original === undefined) {
-		// n8n's OutboundHttp is built with a Logger, which reads the harness's environment when first built.
+		// n8n's OutboundHttp is built with a Logger, which reads the harness's environment when first
+		// built.
 		prepareN8nEnvironment();
 		original = Container.get(OutboundHttp);
 		Container.set(OutboundHttp, mappingOutboundHttp(original));

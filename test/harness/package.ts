@@ -6,14 +6,20 @@ import { prepareN8nRuntime } from './n8n-runtime';
 import type { LoadedCredentialTypes, LoadedNodeTypes } from './type-registries';
 import { CredentialTypeRegistry } from './type-registries';
 
-/** The nearest folder above this file holding a package.json: the repository, from the sources or from build-test/. */
+/**
+ * The nearest folder above this file holding a package.json: the repository, from the sources or
+ * from build-test/.
+ */
 export const REPO_ROOT = findPackageRoot(__dirname);
 
 /** A community package as n8n loads it from its `package.json` `n8n` manifest. */
 export interface LoadedPackage {
 	name: string;
 	directory: string;
-	/** Keyed by full node type name, `<package name>.<node name>`, as in a real n8n; `sourcePath` is the manifest entry. */
+	/**
+	 * Keyed by full node type name, `<package name>.<node name>`, as in a real n8n; `sourcePath` is
+	 * the manifest entry.
+	 */
 	nodeTypes: LoadedNodeTypes;
 	/** Keyed by credential type name; `sourcePath` is the manifest entry. */
 	credentialTypes: LoadedCredentialTypes;
@@ -22,7 +28,10 @@ export interface LoadedPackage {
 
 const loadedPackages = new Map<string, Promise<LoadedPackage>>();
 
-/** Loads a package's built files (run the build first) through n8n-core's PackageDirectoryLoader; memoized per directory. */
+/**
+ * Loads a package's built files (run the build first) through n8n-core's PackageDirectoryLoader;
+ * memoized per directory.
+ */
 export async function loadPackage(directory: string = REPO_ROOT): Promise<LoadedPackage> {
 	const packageDirectory = resolve(directory);
 	let loaded = loadedPackages.get(packageDirectory);
@@ -40,7 +49,10 @@ async function readPackage(directory: string): Promise<LoadedPackage> {
 	const name = loader.packageName;
 	// The loader keys nodes by their short name; n8n's node type registry prefixes the package name.
 	const nodeTypes: LoadedNodeTypes = Object.fromEntries(
-		Object.entries(loader.nodeTypes).map(([nodeName, loadedNode]) => [`${name}.${nodeName}`, loadedNode]),
+		Object.entries(loader.nodeTypes).map(([nodeName, loadedNode]) => [
+			`${name}.${nodeName}`,
+			loadedNode,
+		]),
 	);
 	const credentialTypes: LoadedCredentialTypes = { ...loader.credentialTypes };
 	return {

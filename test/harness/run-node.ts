@@ -1,5 +1,12 @@
 import { ExecutionLifecycleHooks, WorkflowExecute, prepareBinaryData } from 'n8n-core';
-import type { ExecutionError, IBinaryKeyData, IDataObject, INode, INodeExecutionData, IRunData } from 'n8n-workflow';
+import type {
+	ExecutionError,
+	IBinaryKeyData,
+	IDataObject,
+	INode,
+	INodeExecutionData,
+	IRunData,
+} from 'n8n-workflow';
 import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
 
 import { recordShown } from './shown';
@@ -13,7 +20,10 @@ import { prepareNodeUnderTest } from './node-under-test';
 /** A file for an input item's binary property, e.g. a CSV under `data`. */
 export interface BinaryInput {
 	content: Buffer | string;
-	/** Also gives the MIME type when `mimeType` is left out (by extension, as n8n does); files made by code may have none. */
+	/**
+	 * Also gives the MIME type when `mimeType` is left out (by extension, as n8n does); files made by
+	 * code may have none.
+	 */
 	fileName?: string;
 	mimeType?: string;
 }
@@ -50,7 +60,10 @@ export interface NodeRun {
  * execution, and returns what the node under test did.
  */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(options, harnessNodeTypes);
+	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(
+		options,
+		harnessNodeTypes,
+	);
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
 	const itemsSource: INode = {
 		id: 'items-source',
@@ -62,24 +75,45 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	};
 	const { workflowData, workflow } = createHarnessWorkflow({
 		nodes: [itemsSource, node],
-		connections: { [itemsSource.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] } },
+		connections: {
+			[itemsSource.name]: {
+				main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]],
+			},
+		},
 		nodeTypes,
 		timezone: options.timezone,
 	});
 
 	const executionId = nextExecutionId();
-	const inputItems = await toExecutionItems(options.inputItems ?? [{ json: {} }], workflow.id, executionId);
+	const inputItems = await toExecutionItems(
+		options.inputItems ?? [{ json: {} }],
+		workflow.id,
+		executionId,
+	);
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
-	// The node's own step, from n8n's hooks around it (what n8n's execution view times), for the bench.
+	// The node's own step, from n8n's hooks around it (what n8n's execution view times), for the
+	// bench.
 	const step = { start: 0, end: 0 };
-	hooks.addHandler('nodeExecuteBefore', (nodeName) => void (nodeName === node.name && (step.start = performance.now())));
-	hooks.addHandler('nodeExecuteAfter', (nodeName) => void (nodeName === node.name && (step.end = performance.now())));
+	hooks.addHandler(
+		'nodeExecuteBefore',
+		(nodeName) => void (nodeName === node.name && (step.start = performance.now())),
+	);
+	hooks.addHandler(
+		'nodeExecuteAfter',
+		(nodeName) => void (nodeName === node.name && (step.end = performance.now())),
+	);
 	const additionalData = buildAdditionalData({ credentialsHelper, executionId, hooks });
 	// Like a trigger's output: the items wait on the start node's input when the execution begins.
 	const runExecutionData = createRunExecutionData({
-		executionData: { nodeExecutionStack: [{ node: itemsSource, data: { main: [inputItems] }, source: null }] },
+		executionData: {
+			nodeExecutionStack: [{ node: itemsSource, data: { main: [inputItems] }, source: null }],
+		},
 	});
-	const run = await new WorkflowExecute(additionalData, 'manual', runExecutionData).processRunExecutionData(workflow);
+	const run = await new WorkflowExecute(
+		additionalData,
+		'manual',
+		runExecutionData,
+	).processRunExecutionData(workflow);
 
 	const { runData } = run.data.resultData;
 	const task = runData[node.name]?.[0];
@@ -97,14 +131,25 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	return result;
 }
 
-async function toExecutionItems(items: InputItem[], workflowId: string, executionId: string): Promise<INodeExecutionData[]> {
+async function toExecutionItems(
+	items: InputItem[],
+	workflowId: string,
+	executionId: string,
+): Promise<INodeExecutionData[]> {
 	return await Promise.all(
 		items.map(async ({ json, binary }) => {
 			if (!binary) return { json };
 			const binaryData: IBinaryKeyData = {};
 			for (const [property, { content, fileName, mimeType }] of Object.entries(binary)) {
-				// What a node reading a file does (`this.helpers.prepareBinaryData`): store the bytes, keep a reference.
-				binaryData[property] = await prepareBinaryData(Buffer.from(content), executionId, workflowId, fileName, mimeType);
+				// What a node reading a file does (`this.helpers.prepareBinaryData`): store the bytes, keep
+				// a reference.
+				binaryData[property] = await prepareBinaryData(
+					Buffer.from(content),
+					executionId,
+					workflowId,
+					fileName,
+					mimeType,
+				);
 			}
 			return { json, binary: binaryData };
 		}),

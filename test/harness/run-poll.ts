@@ -1,5 +1,10 @@
 import { Container } from '@n8n/di';
-import { ExecutionLifecycleHooks, PollContext, PollTriggerExecutor, WorkflowExecute } from 'n8n-core';
+import {
+	ExecutionLifecycleHooks,
+	PollContext,
+	PollTriggerExecutor,
+	WorkflowExecute,
+} from 'n8n-core';
 import type { IDataObject, INode, INodeExecutionData, IWorkflowBase, Workflow } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
@@ -11,11 +16,14 @@ import type { NodeUnderTestOptions } from './node-under-test';
 import { prepareNodeUnderTest } from './node-under-test';
 
 export interface RunPollOptions extends NodeUnderTestOptions {
-	/** 'trigger': a scheduled poll of an active workflow; 'manual': "Fetch Test Event" in the editor. */
+	/**
+	 * 'trigger': a scheduled poll of an active workflow; 'manual': "Fetch Test Event" in the editor.
+	 */
 	mode: 'manual' | 'trigger';
 	/**
-	 * The node's static data (what `getWorkflowStaticData('node')` returns), kept by the caller between
-	 * polls like n8n keeps it with the workflow. Updated in place after a trigger-mode poll that changed it.
+	 * The node's static data (what `getWorkflowStaticData('node')` returns), kept by the caller
+	 * between polls like n8n keeps it with the workflow. Updated in place after a trigger-mode poll
+	 * that changed it.
 	 */
 	staticData: IDataObject;
 }
@@ -27,13 +35,19 @@ interface PollOutcome {
 }
 
 export interface PollRun extends PollOutcome {
-	/** Whether the poll changed its static data (n8n's `__dataChanged`, which decides whether n8n saves it). */
+	/**
+	 * Whether the poll changed its static data (n8n's `__dataChanged`, which decides whether n8n
+	 * saves it).
+	 */
 	staticDataChanged: boolean;
 	credentialsHelper: InMemoryCredentialsHelper;
 	credentialId?: string;
 }
 
-/** Runs a polling trigger's `poll()` once the way n8n does in the given mode, with the caller's static data. */
+/**
+ * Runs a polling trigger's `poll()` once the way n8n does in the given mode, with the caller's
+ * static data.
+ */
 export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(options);
 	const { workflowData, workflow } = createHarnessWorkflow({
@@ -51,8 +65,9 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 			: await pollAsTestEvent(workflow, workflowData, node, credentialsHelper);
 
 	const staticDataChanged = workflow.staticData.__dataChanged === true;
-	// An active workflow keeps its static data in memory from one poll to the next (n8n also writes it
-	// to the database when a poll emits items); n8n never saves static data from manual executions.
+	// An active workflow keeps its static data in memory from one poll to the next (n8n also writes
+	// it to the database when a poll emits items); n8n never saves static data from manual
+	// executions.
 	if (options.mode === 'trigger' && staticDataChanged) {
 		replaceContents(options.staticData, jsonCopy(workflow.getStaticData('node', node)));
 	}
@@ -62,10 +77,14 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 
 /**
  * A scheduled poll, as n8n's ActiveWorkflowManager sets it up: n8n-core's PollTriggerExecutor runs
- * `poll()` in a PollContext and hands a non-null result to `__emit` (which starts an execution) and an
- * error to `__emitError` (which records a failed execution).
+ * `poll()` in a PollContext and hands a non-null result to `__emit` (which starts an execution) and
+ * an error to `__emitError` (which records a failed execution).
  */
-async function pollAsScheduled(workflow: Workflow, node: INode, credentialsHelper: InMemoryCredentialsHelper): Promise<PollOutcome> {
+async function pollAsScheduled(
+	workflow: Workflow,
+	node: INode,
+	credentialsHelper: InMemoryCredentialsHelper,
+): Promise<PollOutcome> {
 	const outcome: PollOutcome = { result: null };
 	const pollFunctions = new PollContext(
 		workflow,
@@ -80,12 +99,20 @@ async function pollAsScheduled(workflow: Workflow, node: INode, credentialsHelpe
 			outcome.error = error;
 		},
 	);
-	const executePoll = Container.get(PollTriggerExecutor).create(workflow, node, pollFunctions, () => true);
+	const executePoll = Container.get(PollTriggerExecutor).create(
+		workflow,
+		node,
+		pollFunctions,
+		() => true,
+	);
 	await executePoll();
 	return outcome;
 }
 
-/** "Fetch Test Event": a manual execution starting at the trigger, where n8n-core calls `poll()` in manual mode. */
+/**
+ * "Fetch Test Event": a manual execution starting at the trigger, where n8n-core calls `poll()` in
+ * manual mode.
+ */
 async function pollAsTestEvent(
 	workflow: Workflow,
 	workflowData: IWorkflowBase,
@@ -95,7 +122,10 @@ async function pollAsTestEvent(
 	const executionId = nextExecutionId();
 	const hooks = new ExecutionLifecycleHooks('manual', executionId, workflowData);
 	const additionalData = buildAdditionalData({ credentialsHelper, executionId, hooks });
-	const run = await new WorkflowExecute(additionalData, 'manual').run({ workflow, startNode: node });
+	const run = await new WorkflowExecute(additionalData, 'manual').run({
+		workflow,
+		startNode: node,
+	});
 	// A poll that returns null leaves no run data for the trigger.
 	const task = run.data.resultData.runData[node.name]?.[0];
 	const outputs = task?.data?.[NodeConnectionTypes.Main];
@@ -110,7 +140,9 @@ function jsonCopy(data: IDataObject): IDataObject {
 	return JSON.parse(JSON.stringify(data)) as IDataObject;
 }
 
-/** Replaces every key of `target` with those of `source`, keeping the object (n8n holds on to it). */
+/**
+ * Replaces every key of `target` with those of `source`, keeping the object (n8n holds on to it).
+ */
 export function replaceContents(target: IDataObject, source: IDataObject): void {
 	for (const key of Object.keys(target)) delete target[key];
 	Object.assign(target, source);

@@ -14,7 +14,10 @@ export type LoadedNodeTypes = Record<string, LoadedClass<INodeType | IVersionedN
 
 export type LoadedCredentialTypes = Record<string, LoadedClass<ICredentialType>>;
 
-/** The node types a harness workflow may use, keyed by full type name (`<package>.<node>`), like n8n's NodeTypes service. */
+/**
+ * The node types a harness workflow may use, keyed by full type name (`<package>.<node>`), like
+ * n8n's NodeTypes service.
+ */
 export class NodeTypeRegistry implements INodeTypes {
 	constructor(private readonly nodeTypes: LoadedNodeTypes) {}
 
@@ -33,7 +36,10 @@ export class NodeTypeRegistry implements INodeTypes {
 
 	getKnownTypes(): IDataObject {
 		return Object.fromEntries(
-			Object.entries(this.nodeTypes).map(([name, { type, sourcePath }]) => [name, { className: type.constructor.name, sourcePath }]),
+			Object.entries(this.nodeTypes).map(([name, { type, sourcePath }]) => [
+				name,
+				{ className: type.constructor.name, sourcePath },
+			]),
 		);
 	}
 }
@@ -57,7 +63,9 @@ export class CredentialTypeRegistry implements ICredentialTypes {
 
 	/** Full names of the nodes using the credential (the loader records their short names). */
 	getSupportedNodes(credentialType: string): string[] {
-		return (this.getByName(credentialType).supportedNodes ?? []).map((node) => `${this.packageName}.${node}`);
+		return (this.getByName(credentialType).supportedNodes ?? []).map(
+			(node) => `${this.packageName}.${node}`,
+		);
 	}
 
 	getParentTypes(credentialType: string): string[] {

@@ -4,11 +4,23 @@ import { seedSurveyTemplates, startFakeWootric, type FakeWootric } from '../fake
 import { runNode, type InputItem } from '../harness';
 import { credentialsFor } from '../support/wootric';
 
-const csvItem = (content: string, fileName = 'people.csv'): InputItem => ({ json: {}, binary: { data: { content, fileName, mimeType: 'text/csv' } } });
-const rowsOf = (count: number) => Array.from({ length: count }, (_, index) => [`person${index + 1}@example.com`, `P${index + 1}`, index % 2 ? 'pro' : 'free']);
-const csvText = (header: string[], rows: string[][], newline = '\n') => [header, ...rows].map((cells) => cells.join(',')).join(newline) + newline;
+const csvItem = (content: string, fileName = 'people.csv'): InputItem => ({
+	json: {},
+	binary: { data: { content, fileName, mimeType: 'text/csv' } },
+});
+const rowsOf = (count: number) =>
+	Array.from({ length: count }, (_, index) => [
+		`person${index + 1}@example.com`,
+		`P${index + 1}`,
+		index % 2 ? 'pro' : 'free',
+	]);
+const csvText = (header: string[], rows: string[][], newline = '\n') =>
+	[header, ...rows].map((cells) => cells.join(',')).join(newline) + newline;
 
-/** Email Survey → Send From CSV: POST /v1/email_survey_csv as multipart, in chunks of 5,000 rows, checked first. */
+/**
+ * Email Survey → Send From CSV: POST /v1/email_survey_csv as multipart, in chunks of 5,000 rows,
+ * checked first.
+ */
 describe('Email Survey: Send From CSV', () => {
 	let fake: FakeWootric;
 
@@ -18,7 +30,11 @@ describe('Email Survey: Send From CSV', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const sendCsv = (parameters: INodeParameters, inputItems: InputItem[], options: { continueOnFail?: boolean } = {}) =>
+	const sendCsv = (
+		parameters: INodeParameters,
+		inputItems: InputItem[],
+		options: { continueOnFail?: boolean } = {},
+	) =>
 		runNode({
 			nodeType: 'wootric',
 			parameters: { resource: 'emailSurvey', operation: 'sendCsv', ...parameters },
@@ -32,17 +48,24 @@ describe('Email Survey: Send From CSV', () => {
 	it('sends a 12,001-row file as 3 requests, each with the header, and the service reads every row', async () => {
 		const rows = rowsOf(12001);
 
-		const run = await sendCsv({ source: 'binary', subject: 'Hi {{first_name}}', surveyImmediately: true }, [csvItem(csvText(header, rows))]);
+		const run = await sendCsv(
+			{ source: 'binary', subject: 'Hi {{first_name}}', surveyImmediately: true },
+			[csvItem(csvText(header, rows))],
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(csvPosts()).toHaveLength(3);
 		for (const request of csvPosts()) {
 			expect(request.headers['content-type']).toMatch(/^multipart\/form-data; boundary=/);
-			expect(request.files).toEqual([expect.objectContaining({ field: 'csv', filename: 'people.csv' })]);
+			expect(request.files).toEqual([
+				expect.objectContaining({ field: 'csv', filename: 'people.csv' }),
+			]);
 			expect(request.files[0].content.split('\r\n')[0]).toBe(header.join(','));
 			expect(request.body).toEqual({ survey_immediately: 'true', subject: 'Hi {{first_name}}' });
 		}
-		const received = fake.account.emailSurveys.flatMap((survey) => survey.rows!.map((row) => header.map((column) => row[column])));
+		const received = fake.account.emailSurveys.flatMap((survey) =>
+			survey.rows!.map((row) => header.map((column) => row[column])),
+		);
 		expect(received).toEqual(rows);
 		expect(run.items.map(({ json }) => [json.rows, json.request, json.requests])).toEqual([
 			[{ from: 1, to: 5000 }, 1, 3],
@@ -54,21 +77,35 @@ describe('Email Survey: Send From CSV', () => {
 
 	it("uploads under the binary's own name, the File Name option when set, and surveys.csv for a file without a name", async () => {
 		const csv = csvText(header, rowsOf(2));
-		const unnamed: InputItem = { json: {}, binary: { data: { content: csv, mimeType: 'text/csv' } } };
+		const unnamed: InputItem = {
+			json: {},
+			binary: { data: { content: csv, mimeType: 'text/csv' } },
+		};
 
 		const runs = [
 			await sendCsv({ source: 'binary', subject: 'Hi' }, [csvItem(csv, 'march-customers.csv')]),
-			await sendCsv({ source: 'binary', subject: 'Hi', options: { fileName: 'renamed.csv' } }, [csvItem(csv, 'march-customers.csv')]),
+			await sendCsv({ source: 'binary', subject: 'Hi', options: { fileName: 'renamed.csv' } }, [
+				csvItem(csv, 'march-customers.csv'),
+			]),
 			await sendCsv({ source: 'binary', subject: 'Hi' }, [unnamed]),
 		];
 
 		expect(runs.map((run) => run.error)).toEqual([undefined, undefined, undefined]);
-		expect(csvPosts().map((request) => request.files.map((file) => file.filename))).toEqual([['march-customers.csv'], ['renamed.csv'], ['surveys.csv']]);
-		expect(runs.map((run) => run.items[0].json.file)).toEqual(['march-customers.csv', 'renamed.csv', 'surveys.csv']);
+		expect(csvPosts().map((request) => request.files.map((file) => file.filename))).toEqual([
+			['march-customers.csv'],
+			['renamed.csv'],
+			['surveys.csv'],
+		]);
+		expect(runs.map((run) => run.items[0].json.file)).toEqual([
+			'march-customers.csv',
+			'renamed.csv',
+			'surveys.csv',
+		]);
 	});
 
 	it('reads a file with a byte-order mark, CRLF line ends and quoted cells', async () => {
-		const text = '\uFEFFemail,note\r\n"ada@example.com","says ""hi"", twice"\r\ngrace@example.com,"two\r\nlines"\r\n';
+		const text =
+			'\uFEFFemail,note\r\n"ada@example.com","says ""hi"", twice"\r\ngrace@example.com,"two\r\nlines"\r\n';
 
 		const run = await sendCsv({ source: 'binary' }, [csvItem(text)]);
 
@@ -83,43 +120,107 @@ describe('Email Survey: Send From CSV', () => {
 		['an empty file', '', /is empty/],
 		['a header only', 'email,plan\n', /has a header but no rows/],
 		['email not first', 'plan,email\npro,a@example.com\n', /must have "email" as its first column/],
-		['invalid addresses', csvText(['email'], [['a@example.com'], ['nope'], ['b@example.com'], ['also nope']]), /has invalid email addresses: row 2 \("nope"\), row 4 \("also nope"\)/],
-		['ragged rows', 'email,plan\na@example.com,pro\nb@example.com\nc@example.com,pro,extra\n', /differs from the header's 2: row 2 \(1\), row 3 \(3\)/],
-		['an unterminated quote', 'email,plan\na@example.com,"pro\n', /cannot be read: quoted field unterminated at row 1/],
-		['a bad context column', 'email,___context:first name\na@example.com,x\n', /___context:first name.*letters, digits and _/],
+		[
+			'invalid addresses',
+			csvText(['email'], [['a@example.com'], ['nope'], ['b@example.com'], ['also nope']]),
+			/has invalid email addresses: row 2 \("nope"\), row 4 \("also nope"\)/,
+		],
+		[
+			'ragged rows',
+			'email,plan\na@example.com,pro\nb@example.com\nc@example.com,pro,extra\n',
+			/differs from the header's 2: row 2 \(1\), row 3 \(3\)/,
+		],
+		[
+			'an unterminated quote',
+			'email,plan\na@example.com,"pro\n',
+			/cannot be read: quoted field unterminated at row 1/,
+		],
+		[
+			'a bad context column',
+			'email,___context:first name\na@example.com,x\n',
+			/___context:first name.*letters, digits and _/,
+		],
 		['a duplicate column', 'email,plan,plan\na@example.com,x,y\n', /has the column "plan" twice/],
-		['a placeholder without its column', csvText(['email'], [['a@example.com']]), /Subject\/Intro use placeholders the CSV has no "___context:…" column for: first_name/, { subject: 'Hi {{first_name}}' }],
-		['a language column without Multi-Language', csvText(['email', 'language'], [['a@example.com', 'EN']]), /Language must be Multi-Language, with a Survey Template chosen/],
-		['Multi-Language without a language column', csvText(['email'], [['a@example.com']]), /Multi-Language needs a "language" column/, { language: 'multi_language', surveyTemplateId: 502 }],
-		['Start at Row past the end', csvText(['email'], [['a@example.com']]), /Start at Row must be a whole number from 1 to 1/, { options: { startAtRow: 2 } }],
-	] as Array<[string, string, RegExp, INodeParameters?]>)('rejects %s before sending anything', async (_, text, message, parameters = {}) => {
-		const run = await sendCsv({ source: 'binary', ...parameters }, [csvItem(text)]);
+		[
+			'a placeholder without its column',
+			csvText(['email'], [['a@example.com']]),
+			/Subject\/Intro use placeholders the CSV has no "___context:…" column for: first_name/,
+			{ subject: 'Hi {{first_name}}' },
+		],
+		[
+			'a language column without Multi-Language',
+			csvText(['email', 'language'], [['a@example.com', 'EN']]),
+			/Language must be Multi-Language, with a Survey Template chosen/,
+		],
+		[
+			'Multi-Language without a language column',
+			csvText(['email'], [['a@example.com']]),
+			/Multi-Language needs a "language" column/,
+			{ language: 'multi_language', surveyTemplateId: 502 },
+		],
+		[
+			'Start at Row past the end',
+			csvText(['email'], [['a@example.com']]),
+			/Start at Row must be a whole number from 1 to 1/,
+			{ options: { startAtRow: 2 } },
+		],
+	] as Array<[string, string, RegExp, INodeParameters?]>)(
+		'rejects %s before sending anything',
+		async (_, text, message, parameters = {}) => {
+			const run = await sendCsv({ source: 'binary', ...parameters }, [csvItem(text)]);
 
-		expect(run.error?.message).toMatch(message);
-		expect(run.error).toMatchObject({ context: { itemIndex: 0 } });
-		expect(fake.apiRequests()).toEqual([]);
-	});
+			expect(run.error?.message).toMatch(message);
+			expect(run.error).toMatchObject({ context: { itemIndex: 0 } });
+			expect(fake.apiRequests()).toEqual([]);
+		},
+	);
 
 	it('rejects language codes the template does not have, naming rows and the allowed codes, and sends no survey', async () => {
-		const text = csvText(['email', 'language'], [['a@example.com', 'EN'], ['b@example.com', 'FR'], ['c@example.com', 'ES'], ['d@example.com', 'FR']]);
+		const text = csvText(
+			['email', 'language'],
+			[
+				['a@example.com', 'EN'],
+				['b@example.com', 'FR'],
+				['c@example.com', 'ES'],
+				['d@example.com', 'FR'],
+			],
+		);
 
-		const run = await sendCsv({ source: 'binary', language: 'multi_language', surveyTemplateId: 502 }, [csvItem(text)]);
+		const run = await sendCsv(
+			{ source: 'binary', language: 'multi_language', surveyTemplateId: 502 },
+			[csvItem(text)],
+		);
 
-		expect(run.error?.message).toMatch(/holds codes the survey template does not have: "FR" \(rows 2, 4\)\. Allowed: EN, ES, DE\b/);
+		expect(run.error?.message).toMatch(
+			/holds codes the survey template does not have: "FR" \(rows 2, 4\)\. Allowed: EN, ES, DE\b/,
+		);
 		expect(fake.apiRequests().map((request) => request.path)).toEqual(['/v1/survey_templates']);
 	});
 
 	it('sends a language column with Multi-Language and its template', async () => {
-		const text = csvText(['email', 'language'], [['a@example.com', 'EN'], ['b@example.com', 'ES']]);
+		const text = csvText(
+			['email', 'language'],
+			[
+				['a@example.com', 'EN'],
+				['b@example.com', 'ES'],
+			],
+		);
 
-		const run = await sendCsv({ source: 'binary', language: 'multi_language', surveyTemplateId: 502 }, [csvItem(text)]);
+		const run = await sendCsv(
+			{ source: 'binary', language: 'multi_language', surveyTemplateId: 502 },
+			[csvItem(text)],
+		);
 
 		expect(run.error).toBeUndefined();
-		expect(csvPosts()[0].body).toEqual({ survey_settings: { language: 'multi_language', survey_template_id: '502' } });
+		expect(csvPosts()[0].body).toEqual({
+			survey_settings: { language: 'multi_language', survey_template_id: '502' },
+		});
 	});
 
 	it('says the binary field is missing', async () => {
-		const run = await sendCsv({ source: 'binary', binaryPropertyName: 'file' }, [csvItem('email\na@example.com\n')]);
+		const run = await sendCsv({ source: 'binary', binaryPropertyName: 'file' }, [
+			csvItem('email\na@example.com\n'),
+		]);
 
 		expect(run.error?.message).toMatch(/file/);
 		expect(fake.apiRequests()).toEqual([]);
@@ -147,7 +248,12 @@ describe('Email Survey: Send From CSV', () => {
 
 		expect(run.error).toBeUndefined();
 		expect(fake.account.emailSurveys[0].rows).toEqual(
-			people.map((person) => ({ email: person.email, language: person.lang, '___context:first_name': person.first, plan: person.plan })),
+			people.map((person) => ({
+				email: person.email,
+				language: person.lang,
+				'___context:first_name': person.first,
+				plan: person.plan,
+			})),
 		);
 		expect(run.items).toHaveLength(1);
 		expect(csvPosts()[0].files.map((file) => file.filename)).toEqual(['surveys.csv']);
@@ -155,18 +261,29 @@ describe('Email Survey: Send From CSV', () => {
 	});
 
 	it('building from items: a bad item stops the run naming it, or with Continue On Fail gets its error while the others are sent', async () => {
-		const people = [{ email: 'ada@example.com' }, { email: 'not an address' }, { email: 'grace@example.com' }].map((json) => ({ json }));
+		const people = [
+			{ email: 'ada@example.com' },
+			{ email: 'not an address' },
+			{ email: 'grace@example.com' },
+		].map((json) => ({ json }));
 		const parameters = { source: 'items', csvEmail: '={{ $json.email }}' };
 
 		const stopped = await sendCsv(parameters, people);
-		expect(stopped.error?.message).toBe('Email must be an email address like name@example.com (item 1: got "not an address")');
+		expect(stopped.error?.message).toBe(
+			'Email must be an email address like name@example.com (item 1: got "not an address")',
+		);
 		expect(fake.apiRequests()).toEqual([]);
 
 		const run = await sendCsv(parameters, people, { continueOnFail: true });
 
-		expect(fake.account.emailSurveys.map((survey) => survey.rows?.map((row) => row.email))).toEqual([['ada@example.com', 'grace@example.com']]);
+		expect(fake.account.emailSurveys.map((survey) => survey.rows?.map((row) => row.email))).toEqual(
+			[['ada@example.com', 'grace@example.com']],
+		);
 		expect(run.items.map(({ json, pairedItem }) => [json.error ?? json.rows, pairedItem])).toEqual([
-			['Email must be an email address like name@example.com (item 1: got "not an address")', { item: 1 }],
+			[
+				'Email must be an email address like name@example.com (item 1: got "not an address")',
+				{ item: 1 },
+			],
 			[{ from: 1, to: 2 }, [{ item: 0 }, { item: 2 }]],
 		]);
 	});
@@ -174,18 +291,29 @@ describe('Email Survey: Send From CSV', () => {
 	it('stops at a failed chunk, says which rows were sent, and resumes with Start at Row', async () => {
 		const rows = rowsOf(12001);
 		const item = csvItem(csvText(header, rows));
-		fake.faults.inject({ method: 'POST', path: '/v1/email_survey_csv', when: () => csvPosts().length === 2, fault: { kind: 'status', status: 502 } });
+		fake.faults.inject({
+			method: 'POST',
+			path: '/v1/email_survey_csv',
+			when: () => csvPosts().length === 2,
+			fault: { kind: 'status', status: 502 },
+		});
 
 		const failed = await sendCsv({ source: 'binary' }, [item]);
 
-		expect(failed.error?.message).toBe('CSV request 2 of 3 (rows 5001–10000) failed: Wootric had a server error (502) on POST /v1/email_survey_csv');
-		expect(failed.error?.description).toContain('Sent: rows 1–5000. Not sent: rows 5001–12001. To resume, set Start at Row to 5001.');
+		expect(failed.error?.message).toBe(
+			'CSV request 2 of 3 (rows 5001–10000) failed: Wootric had a server error (502) on POST /v1/email_survey_csv',
+		);
+		expect(failed.error?.description).toContain(
+			'Sent: rows 1–5000. Not sent: rows 5001–12001. To resume, set Start at Row to 5001.',
+		);
 		expect(csvPosts()).toHaveLength(2);
 
 		const resumed = await sendCsv({ source: 'binary', options: { startAtRow: 5001 } }, [item]);
 
 		expect(resumed.error).toBeUndefined();
-		const received = fake.account.emailSurveys.flatMap((survey) => survey.rows!.map((row) => row.email));
+		const received = fake.account.emailSurveys.flatMap((survey) =>
+			survey.rows!.map((row) => row.email),
+		);
 		expect(received).toEqual(rows.map(([email]) => email));
 	});
 
@@ -203,6 +331,9 @@ describe('Email Survey: Send From CSV', () => {
 
 		expect(second.error).toBeUndefined();
 		expect(csvPosts().map((request) => request.status)).toEqual([200, 401, 200]);
-		expect(fake.account.emailSurveys.map((survey) => survey.emails)).toEqual([['a@example.com'], ['b@example.com']]);
+		expect(fake.account.emailSurveys.map((survey) => survey.emails)).toEqual([
+			['a@example.com'],
+			['b@example.com'],
+		]);
 	});
 });

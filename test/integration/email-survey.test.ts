@@ -10,11 +10,21 @@ describe('Email Survey: Send', () => {
 
 	beforeEach(async () => {
 		fake = await startFakeWootric();
-		fake.account.surveyTemplates.push({ id: 501, name: 'NPS', defaultLanguage: 'EN', languages: [{ code: 'EN', name: 'English' }], nonConfiguredLanguageCount: 0 });
+		fake.account.surveyTemplates.push({
+			id: 501,
+			name: 'NPS',
+			defaultLanguage: 'EN',
+			languages: [{ code: 'EN', name: 'English' }],
+			nonConfiguredLanguageCount: 0,
+		});
 	});
 	afterEach(async () => await fake.close());
 
-	const send = (parameters: INodeParameters, inputItems = [{ json: {} }], options: { continueOnFail?: boolean } = {}) =>
+	const send = (
+		parameters: INodeParameters,
+		inputItems = [{ json: {} }],
+		options: { continueOnFail?: boolean } = {},
+	) =>
 		runNode({
 			nodeType: 'wootric',
 			parameters: { resource: 'emailSurvey', operation: 'send', ...parameters },
@@ -23,30 +33,55 @@ describe('Email Survey: Send', () => {
 			...options,
 		});
 	const surveyPosts = () => fake.requestsTo('/v1/email_survey', 'POST');
-	const people = (count: number) => Array.from({ length: count }, (_, index) => ({ json: { email: `person${index}@example.com`, crm: `crm-${index}`, first: `P${index}` } }));
+	const people = (count: number) =>
+		Array.from({ length: count }, (_, index) => ({
+			json: { email: `person${index}@example.com`, crm: `crm-${index}`, first: `P${index}` },
+		}));
 
 	it('sends 1,000 items as exactly 10 requests of 100, external ids aligned with the addresses', async () => {
 		const items = people(1000);
 
-		const run = await send({ emails: '={{ $json.email }}', externalIds: '={{ $json.crm }}', combineItems: true }, items);
+		const run = await send(
+			{ emails: '={{ $json.email }}', externalIds: '={{ $json.crm }}', combineItems: true },
+			items,
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(surveyPosts()).toHaveLength(10);
-		expect(fake.account.emailSurveys.map((survey) => survey.emails.length)).toEqual(Array(10).fill(100));
-		expect(fake.account.emailSurveys.flatMap((survey) => survey.emails)).toEqual(items.map((item) => item.json.email));
-		expect(fake.account.emailSurveys[3].params.external_ids).toEqual(items.slice(300, 400).map((item) => item.json.crm));
-		expect(surveyPosts()[0].rawBody).toMatch(/^emails\[\]=person0%40example\.com&emails\[\]=person1%40example\.com&.*&external_ids\[\]=crm-0&external_ids\[\]=crm-1&/);
+		expect(fake.account.emailSurveys.map((survey) => survey.emails.length)).toEqual(
+			Array(10).fill(100),
+		);
+		expect(fake.account.emailSurveys.flatMap((survey) => survey.emails)).toEqual(
+			items.map((item) => item.json.email),
+		);
+		expect(fake.account.emailSurveys[3].params.external_ids).toEqual(
+			items.slice(300, 400).map((item) => item.json.crm),
+		);
+		expect(surveyPosts()[0].rawBody).toMatch(
+			/^emails\[\]=person0%40example\.com&emails\[\]=person1%40example\.com&.*&external_ids\[\]=crm-0&external_ids\[\]=crm-1&/,
+		);
 		for (const item of items.slice(0, 5)) {
-			const user = [...fake.account.endUsers.values()].find((candidate) => candidate.email === item.json.email);
+			const user = [...fake.account.endUsers.values()].find(
+				(candidate) => candidate.email === item.json.email,
+			);
 			expect(user?.externalId).toBe(item.json.crm);
 		}
 		expect(run.items).toHaveLength(10);
-		expect(run.items[1].pairedItem).toEqual(items.slice(100, 200).map((_, index) => ({ item: 100 + index })));
-		expect(run.items[1].json).toMatchObject({ request: 2, requests: 10, emails: items.slice(100, 200).map((item) => item.json.email) });
+		expect(run.items[1].pairedItem).toEqual(
+			items.slice(100, 200).map((_, index) => ({ item: 100 + index })),
+		);
+		expect(run.items[1].json).toMatchObject({
+			request: 2,
+			requests: 10,
+			emails: items.slice(100, 200).map((item) => item.json.email),
+		});
 	});
 
 	it('sends one request per item when items are not combined', async () => {
-		const run = await send({ emails: '={{ $json.email }}, extra{{ $itemIndex }}@example.com', combineItems: false }, people(3));
+		const run = await send(
+			{ emails: '={{ $json.email }}, extra{{ $itemIndex }}@example.com', combineItems: false },
+			people(3),
+		);
 
 		expect(run.error).toBeUndefined();
 		expect(fake.account.emailSurveys.map((survey) => survey.emails)).toEqual([
@@ -54,14 +89,23 @@ describe('Email Survey: Send', () => {
 			['person1@example.com', 'extra1@example.com'],
 			['person2@example.com', 'extra2@example.com'],
 		]);
-		expect(run.items.map((item) => item.pairedItem)).toEqual([{ item: 0 }, { item: 1 }, { item: 2 }]);
+		expect(run.items.map((item) => item.pairedItem)).toEqual([
+			{ item: 0 },
+			{ item: 1 },
+			{ item: 2 },
+		]);
 	});
 
 	it('sends every parameter of the spec in its bracket notation', async () => {
 		const run = await send({
 			emails: 'ada@example.com, alan@example.com',
 			externalIds: 'crm-1, crm-2',
-			context: { values: [{ name: 'first_name', value: 'friend' }, { name: 'product', value: 'Acme' }] },
+			context: {
+				values: [
+					{ name: 'first_name', value: 'friend' },
+					{ name: 'product', value: 'Acme' },
+				],
+			},
 			endUserPropertiesInput: 'pairs',
 			endUserProperties: { property: [{ name: 'plan', value: 'pro' }] },
 			surveyTemplateId: 501,
@@ -83,9 +127,18 @@ describe('Email Survey: Send', () => {
 					passive_prompt_text: 'g',
 					promoter_prompt_text: 'h',
 				},
-				sampling: { first_survey_delay: 3, response_throttle: 90, decline_throttle: 30, registered_percent: 100 },
+				sampling: {
+					first_survey_delay: 3,
+					response_throttle: 90,
+					decline_throttle: 30,
+					registered_percent: 100,
+				},
 			},
-			additionalFields: { senders_name: 'Acme Support', reply_to_email: 'support@example.com', delay: 7 },
+			additionalFields: {
+				senders_name: 'Acme Support',
+				reply_to_email: 'support@example.com',
+				delay: 7,
+			},
 		});
 
 		expect(run.error).toBeUndefined();
@@ -120,26 +173,71 @@ describe('Email Survey: Send', () => {
 	it('keeps items whose survey fields differ in separate requests', async () => {
 		const items = people(150);
 
-		await send({ emails: '={{ $json.email }}', subject: '={{ $itemIndex % 2 ? "Odd" : "Even" }}' }, items);
+		await send(
+			{ emails: '={{ $json.email }}', subject: '={{ $itemIndex % 2 ? "Odd" : "Even" }}' },
+			items,
+		);
 
-		expect(fake.account.emailSurveys.map((survey) => [survey.params.subject, survey.emails.length])).toEqual([
+		expect(
+			fake.account.emailSurveys.map((survey) => [survey.params.subject, survey.emails.length]),
+		).toEqual([
 			['Even', 75],
 			['Odd', 75],
 		]);
 	});
 
 	it.each([
-		['a malformed address', { emails: 'ada@example.com, not-an-address' }, /^Email Addresses must be an email address .*\(item 0: got "not-an-address"\)/],
+		[
+			'a malformed address',
+			{ emails: 'ada@example.com, not-an-address' },
+			/^Email Addresses must be an email address .*\(item 0: got "not-an-address"\)/,
+		],
 		['no address', { emails: ' , ' }, /^Email Addresses needs at least one address/],
-		['a delay of 0 days', { emails: 'a@example.com', additionalFields: { delay: 0 } }, /^Delay \(Days\) must be a whole number from 1 to 31/],
-		['a delay of 32 days', { emails: 'a@example.com', additionalFields: { delay: 32 } }, /^Delay \(Days\) must be a whole number from 1 to 31/],
-		['registered_percent 101', { emails: 'a@example.com', surveySettings: { sampling: { registered_percent: 101 } } }, /^Sampling: Registered Percent must be a whole number from 0 to 100/],
-		['fewer external ids than addresses', { emails: 'a@example.com, b@example.com', externalIds: 'crm-1' }, /^External IDs must hold one ID per address \(2 addresses, 1 IDs\)/],
-		['a placeholder without a value', { emails: 'a@example.com', subject: 'Hi {{first_name}}' }, /^Context Values need a value for every placeholder of Subject and Intro; missing: first_name/],
-		['a bad context variable name', { emails: 'a@example.com', context: { values: [{ name: 'first name', value: 'x' }] } }, /^Context Values: Variable may hold only letters/],
-		['a bad reply-to address', { emails: 'a@example.com', additionalFields: { reply_to_email: 'support' } }, /^Reply-To Email must be an email address/],
-		['Multi-Language without a CSV', { emails: 'a@example.com', language: 'multi_language' }, /^Language Multi-Language takes each row’s language from a CSV/],
-		['a bad logo URL', { emails: 'a@example.com', surveySettings: { logo_url: 'logo.png' } }, /^Survey Settings: Logo URL must be an http\(s\) URL/],
+		[
+			'a delay of 0 days',
+			{ emails: 'a@example.com', additionalFields: { delay: 0 } },
+			/^Delay \(Days\) must be a whole number from 1 to 31/,
+		],
+		[
+			'a delay of 32 days',
+			{ emails: 'a@example.com', additionalFields: { delay: 32 } },
+			/^Delay \(Days\) must be a whole number from 1 to 31/,
+		],
+		[
+			'registered_percent 101',
+			{ emails: 'a@example.com', surveySettings: { sampling: { registered_percent: 101 } } },
+			/^Sampling: Registered Percent must be a whole number from 0 to 100/,
+		],
+		[
+			'fewer external ids than addresses',
+			{ emails: 'a@example.com, b@example.com', externalIds: 'crm-1' },
+			/^External IDs must hold one ID per address \(2 addresses, 1 IDs\)/,
+		],
+		[
+			'a placeholder without a value',
+			{ emails: 'a@example.com', subject: 'Hi {{first_name}}' },
+			/^Context Values need a value for every placeholder of Subject and Intro; missing: first_name/,
+		],
+		[
+			'a bad context variable name',
+			{ emails: 'a@example.com', context: { values: [{ name: 'first name', value: 'x' }] } },
+			/^Context Values: Variable may hold only letters/,
+		],
+		[
+			'a bad reply-to address',
+			{ emails: 'a@example.com', additionalFields: { reply_to_email: 'support' } },
+			/^Reply-To Email must be an email address/,
+		],
+		[
+			'Multi-Language without a CSV',
+			{ emails: 'a@example.com', language: 'multi_language' },
+			/^Language Multi-Language takes each row’s language from a CSV/,
+		],
+		[
+			'a bad logo URL',
+			{ emails: 'a@example.com', surveySettings: { logo_url: 'logo.png' } },
+			/^Survey Settings: Logo URL must be an http\(s\) URL/,
+		],
 	])('rejects %s before sending anything', async (_, parameters, message) => {
 		const run = await send(parameters as INodeParameters);
 
@@ -157,14 +255,23 @@ describe('Email Survey: Send', () => {
 	});
 
 	it('stops at a failed request, never repeats it, and says what was and was not sent', async () => {
-		fake.faults.inject({ method: 'POST', path: '/v1/email_survey', when: () => surveyPosts().length === 3, fault: { kind: 'status', status: 500 } });
+		fake.faults.inject({
+			method: 'POST',
+			path: '/v1/email_survey',
+			when: () => surveyPosts().length === 3,
+			fault: { kind: 'status', status: 500 },
+		});
 
 		const run = await send({ emails: '={{ $json.email }}' }, people(1000));
 
 		expect(surveyPosts()).toHaveLength(3);
 		expect(fake.account.emailSurveys).toHaveLength(2);
-		expect(run.error?.message).toBe('Email survey request 3 of 10 failed: Wootric had a server error (500) on POST /v1/email_survey');
+		expect(run.error?.message).toBe(
+			'Email survey request 3 of 10 failed: Wootric had a server error (500) on POST /v1/email_survey',
+		);
 		expect(run.error?.description).toContain('It was not retried');
-		expect(run.error?.description).toContain('Sent: requests 1–2 (200 addresses). Not sent: requests 3–10, with the addresses of items 200, 201,');
+		expect(run.error?.description).toContain(
+			'Sent: requests 1–2 (200 addresses). Not sent: requests 3–10, with the addresses of items 200, 201,',
+		);
 	});
 });

@@ -29,7 +29,13 @@ describe('End User Settings', () => {
 			const result = await run({ operation: 'get', endUserId: user.id });
 
 			expect(result.error).toBeUndefined();
-			expect(onlyRequest()).toMatchObject({ method: 'GET', path: `/v1/end_users/${user.id}/settings`, rawQuery: '', rawBody: '', status: 200 });
+			expect(onlyRequest()).toMatchObject({
+				method: 'GET',
+				path: `/v1/end_users/${user.id}/settings`,
+				rawQuery: '',
+				rawBody: '',
+				status: 200,
+			});
 			expect(result.items).toEqual([
 				{
 					json: {
@@ -45,22 +51,40 @@ describe('End User Settings', () => {
 		});
 
 		it('simplifies the datetimes', async () => {
-			const result = await run({ operation: 'get', endUserId: user.id, options: { simplify: true } });
+			const result = await run({
+				operation: 'get',
+				endUserId: user.id,
+				options: { simplify: true },
+			});
 
-			expect(result.items[0].json).toMatchObject({ created_at: '2023-11-14T21:13:20.000Z', updated_at: '2023-11-14T22:12:20.000Z' });
+			expect(result.items[0].json).toMatchObject({
+				created_at: '2023-11-14T21:13:20.000Z',
+				updated_at: '2023-11-14T22:12:20.000Z',
+			});
 		});
 
 		it('names the end user on a 404', async () => {
 			const result = await run({ operation: 'get', endUserId: 424242 });
 
-			expect(result.error).toMatchObject({ message: 'The end user 424242 was not found in Wootric', description: 'Wootric says: The record could not be found.' });
-			expect(onlyRequest()).toMatchObject({ method: 'GET', path: '/v1/end_users/424242/settings', status: 404 });
+			expect(result.error).toMatchObject({
+				message: 'The end user 424242 was not found in Wootric',
+				description: 'Wootric says: The record could not be found.',
+			});
+			expect(onlyRequest()).toMatchObject({
+				method: 'GET',
+				path: '/v1/end_users/424242/settings',
+				status: 404,
+			});
 		});
 	});
 
 	describe('Update', () => {
 		it('PUTs the flags chosen, false ones included', async () => {
-			const result = await run({ operation: 'update', endUserId: user.id, updateFields: { emailSurveys: false, forceWebSurvey: true } });
+			const result = await run({
+				operation: 'update',
+				endUserId: user.id,
+				updateFields: { emailSurveys: false, forceWebSurvey: true },
+			});
 
 			expect(result.error).toBeUndefined();
 			expect(onlyRequest()).toMatchObject({
@@ -82,21 +106,44 @@ describe('End User Settings', () => {
 					pairedItem: { item: 0 },
 				},
 			]);
-			expect(user.settings).toMatchObject({ email_nps: false, mobile_nps: true, web_nps: true, force_web_survey: true, force_mobile_survey: false });
+			expect(user.settings).toMatchObject({
+				email_nps: false,
+				mobile_nps: true,
+				web_nps: true,
+				force_web_survey: true,
+				force_mobile_survey: false,
+			});
 		});
 
 		it('sends all five flags, and simplifies', async () => {
 			const result = await run({
 				operation: 'update',
 				endUserId: user.id,
-				updateFields: { emailSurveys: true, mobileSurveys: false, webSurveys: false, forceWebSurvey: false, forceMobileSurvey: true },
+				updateFields: {
+					emailSurveys: true,
+					mobileSurveys: false,
+					webSurveys: false,
+					forceWebSurvey: false,
+					forceMobileSurvey: true,
+				},
 				options: { simplify: true },
 			});
 
 			expect(result.error).toBeUndefined();
-			expect(onlyRequest().rawBody).toBe('email_nps=true&mobile_nps=false&web_nps=false&force_web_survey=false&force_mobile_survey=true');
-			expect(result.items[0].json).toMatchObject({ created_at: '2023-11-14T21:13:20.000Z', updated_at: expect.stringMatching(/^2023-11-14T22:13:[2-5]\d\.000Z$/) });
-			expect(user.settings).toMatchObject({ email_nps: true, mobile_nps: false, web_nps: false, force_web_survey: false, force_mobile_survey: true });
+			expect(onlyRequest().rawBody).toBe(
+				'email_nps=true&mobile_nps=false&web_nps=false&force_web_survey=false&force_mobile_survey=true',
+			);
+			expect(result.items[0].json).toMatchObject({
+				created_at: '2023-11-14T21:13:20.000Z',
+				updated_at: expect.stringMatching(/^2023-11-14T22:13:[2-5]\d\.000Z$/),
+			});
+			expect(user.settings).toMatchObject({
+				email_nps: true,
+				mobile_nps: false,
+				web_nps: false,
+				force_web_survey: false,
+				force_mobile_survey: true,
+			});
 		});
 	});
 
@@ -108,7 +155,13 @@ describe('End User Settings', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found.' }, pairedItem: { item: 0 } },
+			{
+				json: {
+					error: 'The end user 999999 was not found in Wootric',
+					description: 'Wootric says: The record could not be found.',
+				},
+				pairedItem: { item: 0 },
+			},
 			{ json: expect.objectContaining({ end_user_id: user.id }), pairedItem: { item: 1 } },
 		]);
 		expect(fake.apiRequests().map(({ method, path, rawBody }) => [method, path, rawBody])).toEqual([
@@ -120,20 +173,39 @@ describe('End User Settings', () => {
 
 	describe('validation, before any request', () => {
 		it.each<[string, INodeParameters, string]>([
-			['no setting chosen', { operation: 'update', endUserId: 5 }, 'Update Fields must choose at least one setting to change (item 0: got {})'],
-			['ID 0', { operation: 'get', endUserId: 0 }, 'End User ID must be a whole number of at least 1 (item 0: got 0)'],
-			['ID -1', { operation: 'update', endUserId: -1, updateFields: { webSurveys: true } }, 'End User ID must be a whole number of at least 1 (item 0: got -1)'],
-			['ID abc', { operation: 'get', endUserId: 'abc' }, 'End User ID must be a whole number of at least 1 (item 0: got "abc")'],
+			[
+				'no setting chosen',
+				{ operation: 'update', endUserId: 5 },
+				'Update Fields must choose at least one setting to change (item 0: got {})',
+			],
+			[
+				'ID 0',
+				{ operation: 'get', endUserId: 0 },
+				'End User ID must be a whole number of at least 1 (item 0: got 0)',
+			],
+			[
+				'ID -1',
+				{ operation: 'update', endUserId: -1, updateFields: { webSurveys: true } },
+				'End User ID must be a whole number of at least 1 (item 0: got -1)',
+			],
+			[
+				'ID abc',
+				{ operation: 'get', endUserId: 'abc' },
+				'End User ID must be a whole number of at least 1 (item 0: got "abc")',
+			],
 			[
 				'a flag that is not true or false',
 				{ operation: 'update', endUserId: 5, updateFields: { mobileSurveys: "={{ 'maybe' }}" } },
 				'Mobile Surveys must be true or false (item 0: got "maybe")',
 			],
-		])('%s stops the item with an error naming the field and the item, and sends nothing', async (_, parameters, message) => {
-			const result = await run(parameters);
+		])(
+			'%s stops the item with an error naming the field and the item, and sends nothing',
+			async (_, parameters, message) => {
+				const result = await run(parameters);
 
-			expect(result.error?.message).toBe(message);
-			expect(fake.apiRequests()).toEqual([]);
-		});
+				expect(result.error?.message).toBe(message);
+				expect(fake.apiRequests()).toEqual([]);
+			},
+		);
 	});
 });

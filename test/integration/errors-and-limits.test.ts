@@ -39,19 +39,32 @@ describe('rate limits, retries and errors', () => {
 		seedResponses(fake, 120);
 		fake.rateLimits.set('GET /v1/responses', 2, 2);
 
-		const result = await run({ resource: 'response', operation: 'getAll', scope: 'all', returnAll: true });
+		const result = await run({
+			resource: 'response',
+			operation: 'getAll',
+			scope: 'all',
+			returnAll: true,
+		});
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toHaveLength(120);
-		expect(fake.requestsTo('/v1/responses').map((request) => request.status)).toEqual([200, 200, 200]);
+		expect(fake.requestsTo('/v1/responses').map((request) => request.status)).toEqual([
+			200, 200, 200,
+		]);
 	});
 
 	it('gives up on a limit that does not reset in time, with a clear error', async () => {
-		fake.faults.inject({ path: '/v1/segments', fault: { kind: 'rateLimited', resetInSeconds: 3600 } });
+		fake.faults.inject({
+			path: '/v1/segments',
+			fault: { kind: 'rateLimited', resetInSeconds: 3600 },
+		});
 
 		const result = await run(listSegments);
 
-		expect(result.error).toMatchObject({ httpCode: '429', message: "Wootric's rate limit was reached for GET /v1/segments" });
+		expect(result.error).toMatchObject({
+			httpCode: '429',
+			message: "Wootric's rate limit was reached for GET /v1/segments",
+		});
 		expect(fake.requestsTo('/v1/segments')).toHaveLength(1);
 	});
 
@@ -69,7 +82,11 @@ describe('rate limits, retries and errors', () => {
 	});
 
 	it('stops retrying a GET after four attempts and says so', async () => {
-		fake.faults.inject({ path: '/v1/segments', times: 10, fault: { kind: 'status', status: 503, message: 'maintenance' } });
+		fake.faults.inject({
+			path: '/v1/segments',
+			times: 10,
+			fault: { kind: 'status', status: 503, message: 'maintenance' },
+		});
 
 		const result = await run(listSegments);
 
@@ -91,20 +108,32 @@ describe('rate limits, retries and errors', () => {
 		const result = await run(createResponse(user.id));
 
 		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses`, 'POST')).toHaveLength(1);
-		expect(result.error?.description).toContain('It was not retried: repeating a POST could create a duplicate');
+		expect(result.error?.description).toContain(
+			'It was not retried: repeating a POST could create a duplicate',
+		);
 		expect((result.error as { httpCode?: string | null }).httpCode ?? undefined).toBe(httpCode);
 	});
 
 	it('sends a create form-encoded in the service’s notation', async () => {
 		const user = createEndUser(fake.account, fake.store, 'ada@example.com');
 
-		const result = await run(createResponse(user.id, { additionalFields: { text: 'Too slow & pricey', createdAt: '2026-01-02T03:04:05Z' } }));
+		const result = await run(
+			createResponse(user.id, {
+				additionalFields: { text: 'Too slow & pricey', createdAt: '2026-01-02T03:04:05Z' },
+			}),
+		);
 
 		expect(result.error).toBeUndefined();
 		const [request] = fake.requestsTo(`/v1/end_users/${user.id}/responses`);
 		expect(request.headers['content-type']).toBe('application/x-www-form-urlencoded');
-		expect(request.rawBody).toBe('score=3&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&text=Too%20slow%20%26%20pricey&created_at=1767323045');
-		expect(result.items[0].json).toMatchObject({ end_user_id: user.id, score: 3, text: 'Too slow & pricey' });
+		expect(request.rawBody).toBe(
+			'score=3&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&text=Too%20slow%20%26%20pricey&created_at=1767323045',
+		);
+		expect(result.items[0].json).toMatchObject({
+			end_user_id: user.id,
+			score: 3,
+			text: 'Too slow & pricey',
+		});
 	});
 
 	it('names the missing record on a 404, with the service’s message', async () => {
@@ -122,7 +151,13 @@ describe('rate limits, retries and errors', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{ json: { error: 'The end user 999999 was not found in Wootric', description: 'Wootric says: The record could not be found.' }, pairedItem: { item: 0 } },
+			{
+				json: {
+					error: 'The end user 999999 was not found in Wootric',
+					description: 'Wootric says: The record could not be found.',
+				},
+				pairedItem: { item: 0 },
+			},
 		]);
 	});
 
@@ -133,13 +168,22 @@ describe('rate limits, retries and errors', () => {
 			await run(listSegments),
 			await run(createResponse(user.id)),
 			await run(createResponse(999999), { continueOnFail: true }),
-			await runNode({ nodeType: 'wootric', parameters: listSegments, credentials: credentialsFor(fake, { password: 'not-the-password' }) }),
+			await runNode({
+				nodeType: 'wootric',
+				parameters: listSegments,
+				credentials: credentialsFor(fake, { password: 'not-the-password' }),
+			}),
 		];
 		fake.store.expireAccessTokens();
 		results.push(await run(listSegments));
 
 		const shown = JSON.stringify(
-			results.map((result) => ({ items: result.items, error: result.error, message: result.error?.message, description: result.error?.description })),
+			results.map((result) => ({
+				items: result.items,
+				error: result.error,
+				message: result.error?.message,
+				description: result.error?.description,
+			})),
 		);
 		const secrets = [...secretsOf(fake), 'not-the-password'];
 		expect(secrets.length).toBeGreaterThan(5);
@@ -162,11 +206,21 @@ describe('dates without an offset', () => {
 
 		await runNode({
 			nodeType: 'wootric',
-			parameters: { resource: 'response', operation: 'create', endUserId: user.id, score: 9, ipAddress: '203.0.113.9', originUrl: 'https://x.example', additionalFields: { createdAt } },
+			parameters: {
+				resource: 'response',
+				operation: 'create',
+				endUserId: user.id,
+				score: 9,
+				ipAddress: '203.0.113.9',
+				originUrl: 'https://x.example',
+				additionalFields: { createdAt },
+			},
 			credentials: credentialsFor(fake),
 			timezone,
 		});
 
-		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses`)[0].body.created_at).toBe(String(expected));
+		expect(fake.requestsTo(`/v1/end_users/${user.id}/responses`)[0].body.created_at).toBe(
+			String(expected),
+		);
 	});
 });

@@ -3,9 +3,10 @@ import { runLoadOptions, runNode } from '../harness';
 import { credentialsFor } from '../support/wootric';
 
 /**
- * The node's loadOptions methods as n8n runs them for the editor's dropdowns (a LoadOptionsContext with
- * the node's current parameters), against the fake API with the demo templates: 501 "Default NPS" (EN,
- * the default) and 502 "Multi-language NPS" (EN default, ES, DE), plus 77 "CSAT" (FR default, EN, PT).
+ * The node's loadOptions methods as n8n runs them for the editor's dropdowns (a LoadOptionsContext
+ * with the node's current parameters), against the fake API with the demo templates: 501 "Default
+ * NPS" (EN, the default) and 502 "Multi-language NPS" (EN default, ES, DE), plus 77 "CSAT" (FR
+ * default, EN, PT).
  */
 describe('loadOptions', () => {
 	let fake: FakeWootric;
@@ -29,7 +30,12 @@ describe('loadOptions', () => {
 	afterEach(async () => await fake.close());
 
 	const load = (method: string, currentParameters = {}) =>
-		runLoadOptions({ nodeType: 'wootric', method, credentials: credentialsFor(fake), currentParameters });
+		runLoadOptions({
+			nodeType: 'wootric',
+			method,
+			credentials: credentialsFor(fake),
+			currentParameters,
+		});
 
 	describe('getSurveyTemplates', () => {
 		it('lists the templates by name with their ids, the default first and marked', async () => {
@@ -48,7 +54,12 @@ describe('loadOptions', () => {
 			const [tokenRequest, templatesRequest, ...others] = fake.requests;
 			expect(others).toEqual([]);
 			expect(tokenRequest).toMatchObject({ method: 'POST', path: '/oauth/token' });
-			expect(templatesRequest).toMatchObject({ method: 'GET', path: '/v1/survey_templates', rawQuery: '', status: 200 });
+			expect(templatesRequest).toMatchObject({
+				method: 'GET',
+				path: '/v1/survey_templates',
+				rawQuery: '',
+				status: 200,
+			});
 			const saved = await run.credentialsHelper.getCredentialData(run.credentialId!);
 			expect(templatesRequest.headers.authorization).toBe(`Bearer ${saved.accessToken}`);
 		});
@@ -61,9 +72,15 @@ describe('loadOptions', () => {
 		});
 
 		it('fails like the editor’s request does when the API fails, with the API error', async () => {
-			fake.faults.inject({ path: '/v1/survey_templates', fault: { kind: 'status', status: 400, message: 'bad request' } });
+			fake.faults.inject({
+				path: '/v1/survey_templates',
+				fault: { kind: 'status', status: 400, message: 'bad request' },
+			});
 
-			await expect(load('getSurveyTemplates')).rejects.toMatchObject({ httpCode: '400', description: expect.stringContaining('bad request') });
+			await expect(load('getSurveyTemplates')).rejects.toMatchObject({
+				httpCode: '400',
+				description: expect.stringContaining('bad request'),
+			});
 		});
 	});
 
@@ -71,27 +88,36 @@ describe('loadOptions', () => {
 		const multiLanguage = {
 			name: 'Multi-Language (Language Column of the CSV)',
 			value: 'multi_language',
-			description: 'Each CSV row is surveyed in the language of its "language" column; needs a survey template',
+			description:
+				'Each CSV row is surveyed in the language of its "language" column; needs a survey template',
 		};
 
 		it.each([
 			['a number', 502],
 			['a numeric string', '502'],
-		])('lists the chosen template’s languages, its default first and marked (template id as %s)', async (_, surveyTemplateId) => {
-			const { options } = await load('getSurveyTemplateLanguages', { surveyTemplateId });
+		])(
+			'lists the chosen template’s languages, its default first and marked (template id as %s)',
+			async (_, surveyTemplateId) => {
+				const { options } = await load('getSurveyTemplateLanguages', { surveyTemplateId });
 
-			expect(options).toEqual([
-				multiLanguage,
-				{ name: 'English (default)', value: 'EN', description: 'Language code EN' },
-				{ name: 'Spanish', value: 'ES', description: 'Language code ES' },
-				{ name: 'German', value: 'DE', description: 'Language code DE' },
-			]);
-		});
+				expect(options).toEqual([
+					multiLanguage,
+					{ name: 'English (default)', value: 'EN', description: 'Language code EN' },
+					{ name: 'Spanish', value: 'ES', description: 'Language code ES' },
+					{ name: 'German', value: 'DE', description: 'Language code DE' },
+				]);
+			},
+		);
 
 		it('puts a template’s default language first even when the API lists it later', async () => {
 			const { options } = await load('getSurveyTemplateLanguages', { surveyTemplateId: 77 });
 
-			expect(options.map((option) => option.name)).toEqual([multiLanguage.name, 'French (default)', 'English', 'Portuguese']);
+			expect(options.map((option) => option.name)).toEqual([
+				multiLanguage.name,
+				'French (default)',
+				'English',
+				'Portuguese',
+			]);
 		});
 
 		it.each([
@@ -99,24 +125,36 @@ describe('loadOptions', () => {
 			['the template field is empty', { surveyTemplateId: '' }],
 			['the id matches no template', { surveyTemplateId: 999 }],
 			['the id is an unresolved expression', { surveyTemplateId: '={{ $json.templateId }}' }],
-		])('lists every language of every template, each once, by name, when %s', async (_, currentParameters) => {
-			const { options } = await load('getSurveyTemplateLanguages', currentParameters);
+		])(
+			'lists every language of every template, each once, by name, when %s',
+			async (_, currentParameters) => {
+				const { options } = await load('getSurveyTemplateLanguages', currentParameters);
 
-			expect(options).toEqual([
-				multiLanguage,
-				{ name: 'English', value: 'EN', description: 'Language code EN' },
-				{ name: 'French', value: 'FR', description: 'Language code FR' },
-				{ name: 'German', value: 'DE', description: 'Language code DE' },
-				{ name: 'Portuguese', value: 'PT', description: 'Language code PT' },
-				{ name: 'Spanish', value: 'ES', description: 'Language code ES' },
-			]);
-		});
+				expect(options).toEqual([
+					multiLanguage,
+					{ name: 'English', value: 'EN', description: 'Language code EN' },
+					{ name: 'French', value: 'FR', description: 'Language code FR' },
+					{ name: 'German', value: 'DE', description: 'Language code DE' },
+					{ name: 'Portuguese', value: 'PT', description: 'Language code PT' },
+					{ name: 'Spanish', value: 'ES', description: 'Language code ES' },
+				]);
+			},
+		);
 	});
 
 	it('reuses the token a node run saved into the credential', async () => {
-		const first = await runNode({ nodeType: 'wootric', parameters: { resource: 'surveyTemplate', operation: 'getAll' }, credentials: credentialsFor(fake) });
+		const first = await runNode({
+			nodeType: 'wootric',
+			parameters: { resource: 'surveyTemplate', operation: 'getAll' },
+			credentials: credentialsFor(fake),
+		});
 
-		await runLoadOptions({ nodeType: 'wootric', method: 'getSurveyTemplates', credentialsHelper: first.credentialsHelper, credentialId: first.credentialId });
+		await runLoadOptions({
+			nodeType: 'wootric',
+			method: 'getSurveyTemplates',
+			credentialsHelper: first.credentialsHelper,
+			credentialId: first.credentialId,
+		});
 
 		expect(fake.requestsTo('/oauth/token')).toHaveLength(1);
 		expect(fake.requestsTo('/v1/survey_templates')).toHaveLength(2);

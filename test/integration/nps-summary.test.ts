@@ -1,4 +1,10 @@
-import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
+import {
+	addDecline,
+	addResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
 import { wootricRunner } from '../support/wootric';
 
 /** A local time of the fake account (UTC-08:00) as UNIX seconds. */
@@ -13,12 +19,21 @@ describe('NPS Summary / Get', () => {
 		fake.clock.set(pacific('2026-02-10T12:00:00'));
 		const user = createEndUser(fake.account, fake.store, 'ada@example.com');
 		const respond = (score: number, at: string, channel: 'email' | 'web' = 'web') =>
-			addResponse(fake.account, fake.store, { endUserId: user.id, score, channel, createdAt: pacific(at), updatedAt: pacific(at) });
+			addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score,
+				channel,
+				createdAt: pacific(at),
+				updatedAt: pacific(at),
+			});
 		respond(10, '2026-01-01T00:30:00', 'email');
 		respond(9, '2026-01-15T09:00:00');
 		respond(3, '2026-01-31T23:00:00');
 		respond(0, '2026-02-01T00:30:00');
-		addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: pacific('2026-01-20T10:00:00') });
+		addDecline(fake.account, fake.store, {
+			endUserId: user.id,
+			createdAt: pacific('2026-01-20T10:00:00'),
+		});
 	});
 
 	afterEach(async () => await fake.close());
@@ -30,10 +45,25 @@ describe('NPS Summary / Get', () => {
 		const result = await run({ startDate: '2026-01-01', endDate: '2026-01-31' });
 
 		expect(result.error).toBeUndefined();
-		expect(summaryRequests()).toEqual([expect.objectContaining({ method: 'GET', path: '/v1/nps_summary', rawQuery: 'date[start]=2026-01-01&date[end]=2026-01-31', status: 200 })]);
+		expect(summaryRequests()).toEqual([
+			expect.objectContaining({
+				method: 'GET',
+				path: '/v1/nps_summary',
+				rawQuery: 'date[start]=2026-01-01&date[end]=2026-01-31',
+				status: 200,
+			}),
+		]);
 		expect(result.items).toEqual([
 			{
-				json: { nps: 33, responses: 3, detractors: 1, passives: 0, promoters: 2, response_rate: 75, email_response_rate: 100 },
+				json: {
+					nps: 33,
+					responses: 3,
+					detractors: 1,
+					passives: 0,
+					promoters: 2,
+					response_rate: 75,
+					email_response_rate: 100,
+				},
 				pairedItem: { item: 0 },
 			},
 		]);
@@ -46,15 +76,24 @@ describe('NPS Summary / Get', () => {
 		expect(result.error).toBeUndefined();
 		expect(defaults.error).toBeUndefined();
 		expect(summaryRequests().map((request) => request.rawQuery)).toEqual(['', '']);
-		// 2026-01-10 to 2026-02-10 in the account's time zone: the responses of the 15th, the 31st and 1 February.
-		expect(result.items).toEqual([{ json: expect.objectContaining({ responses: 3, promoters: 1, detractors: 2 }), pairedItem: { item: 0 } }]);
+		// 2026-01-10 to 2026-02-10 in the account's time zone: the responses of the 15th, the 31st and
+		// 1 February.
+		expect(result.items).toEqual([
+			{
+				json: expect.objectContaining({ responses: 3, promoters: 1, detractors: 2 }),
+				pairedItem: { item: 0 },
+			},
+		]);
 	});
 
 	it('sends only the date that is given', async () => {
 		await run({ startDate: '2026-01-15' });
 		await run({ endDate: '2026-01-31' });
 
-		expect(summaryRequests().map((request) => request.rawQuery)).toEqual(['date[start]=2026-01-15', 'date[end]=2026-01-31']);
+		expect(summaryRequests().map((request) => request.rawQuery)).toEqual([
+			'date[start]=2026-01-15',
+			'date[end]=2026-01-31',
+		]);
 	});
 
 	it.each([
@@ -66,18 +105,28 @@ describe('NPS Summary / Get', () => {
 			"={{ DateTime.fromISO('2026-01-01T23:30:00', { zone: 'America/Los_Angeles' }) }}",
 			"={{ DateTime.fromISO('2026-01-31T00:30:00', { zone: 'Asia/Tokyo' }) }}",
 		],
-	])('keeps the calendar day as written for %s (no shift through UTC)', async (_, startDate, endDate) => {
-		const result = await run({ startDate, endDate });
+	])(
+		'keeps the calendar day as written for %s (no shift through UTC)',
+		async (_, startDate, endDate) => {
+			const result = await run({ startDate, endDate });
 
-		expect(result.error).toBeUndefined();
-		expect(summaryRequests().map((request) => request.rawQuery)).toEqual(['date[start]=2026-01-01&date[end]=2026-01-31']);
-	});
+			expect(result.error).toBeUndefined();
+			expect(summaryRequests().map((request) => request.rawQuery)).toEqual([
+				'date[start]=2026-01-01&date[end]=2026-01-31',
+			]);
+		},
+	);
 
 	it('reads a JS Date from an expression as its day in the workflow’s time zone (n8n’s default, America/New_York)', async () => {
-		const result = await run({ startDate: "={{ new Date('2026-01-01T12:00:00Z') }}", endDate: "={{ new Date('2026-02-01T03:00:00Z') }}" });
+		const result = await run({
+			startDate: "={{ new Date('2026-01-01T12:00:00Z') }}",
+			endDate: "={{ new Date('2026-02-01T03:00:00Z') }}",
+		});
 
 		expect(result.error).toBeUndefined();
-		expect(summaryRequests().map((request) => request.rawQuery)).toEqual(['date[start]=2026-01-01&date[end]=2026-01-31']);
+		expect(summaryRequests().map((request) => request.rawQuery)).toEqual([
+			'date[start]=2026-01-01&date[end]=2026-01-31',
+		]);
 	});
 
 	it('takes a start and an end on the same day', async () => {
@@ -91,7 +140,9 @@ describe('NPS Summary / Get', () => {
 	it('stops before any request when the start is after the end, naming the field and the item', async () => {
 		const result = await run({ startDate: '2026-02-01', endDate: '2026-01-31' });
 
-		expect(result.error?.message).toBe('Start Date must be on or before the End Date, 2026-01-31 (item 0: got "2026-02-01")');
+		expect(result.error?.message).toBe(
+			'Start Date must be on or before the End Date, 2026-01-31 (item 0: got "2026-02-01")',
+		);
 		expect(result.items).toEqual([]);
 		expect(fake.requests).toHaveLength(0);
 	});
@@ -103,7 +154,9 @@ describe('NPS Summary / Get', () => {
 	])('rejects %s before any request', async (_, endDate) => {
 		const result = await run({ startDate: '2026-01-01', endDate });
 
-		expect(result.error?.message).toBe(`End Date must be a date like 2026-01-31 (or an ISO date and time) (item 0: got "${endDate}")`);
+		expect(result.error?.message).toBe(
+			`End Date must be a date like 2026-01-31 (or an ISO date and time) (item 0: got "${endDate}")`,
+		);
 		expect(fake.requests).toHaveLength(0);
 	});
 
@@ -112,15 +165,28 @@ describe('NPS Summary / Get', () => {
 			{ startDate: '={{ $json.from }}', endDate: '={{ $json.to }}' },
 			{
 				continueOnFail: true,
-				inputItems: [{ json: { from: '2026-01-01', to: '2026-01-31' } }, { json: { from: '2026-01-31', to: '2026-01-01' } }, { json: { from: '', to: '' } }],
+				inputItems: [
+					{ json: { from: '2026-01-01', to: '2026-01-31' } },
+					{ json: { from: '2026-01-31', to: '2026-01-01' } },
+					{ json: { from: '', to: '' } },
+				],
 			},
 		);
 
 		expect(result.error).toBeUndefined();
-		expect(summaryRequests().map((request) => request.rawQuery)).toEqual(['date[start]=2026-01-01&date[end]=2026-01-31', '']);
+		expect(summaryRequests().map((request) => request.rawQuery)).toEqual([
+			'date[start]=2026-01-01&date[end]=2026-01-31',
+			'',
+		]);
 		expect(result.items).toEqual([
 			{ json: expect.objectContaining({ responses: 3, nps: 33 }), pairedItem: { item: 0 } },
-			{ json: { error: 'Start Date must be on or before the End Date, 2026-01-01 (item 1: got "2026-01-31")' }, pairedItem: { item: 1 } },
+			{
+				json: {
+					error:
+						'Start Date must be on or before the End Date, 2026-01-01 (item 1: got "2026-01-31")',
+				},
+				pairedItem: { item: 1 },
+			},
 			{ json: expect.objectContaining({ responses: 3 }), pairedItem: { item: 2 } },
 		]);
 	});

@@ -15,20 +15,33 @@ const FAULTS: Fault[] = [
 	{ kind: 'unauthorized' },
 ];
 
-/** A failure a user can act on: an HTTP status with Wootric's own message, or what went wrong on the wire. */
-function expectActionableError(error: { message: string; description?: string | null; httpCode?: string | null }) {
+/**
+ * A failure a user can act on: an HTTP status with Wootric's own message, or what went wrong on the
+ * wire.
+ */
+function expectActionableError(error: {
+	message: string;
+	description?: string | null;
+	httpCode?: string | null;
+}) {
 	if (error.httpCode) {
 		expect(error.message).toContain(error.httpCode);
-		if (['500', '503', '429'].includes(error.httpCode)) expect(error.description).toMatch(/Wootric says: (database timeout|maintenance|Rate limit exceeded)/);
+		if (['500', '503', '429'].includes(error.httpCode))
+			expect(error.description).toMatch(
+				/Wootric says: (database timeout|maintenance|Rate limit exceeded)/,
+			);
 	} else {
-		expect(error.message).toMatch(/^(Could not reach Wootric for .*: (it timed out|the connection dropped|a network error)|Wootric answered .* with malformed JSON)/);
+		expect(error.message).toMatch(
+			/^(Could not reach Wootric for .*: (it timed out|the connection dropped|a network error)|Wootric answered .* with malformed JSON)/,
+		);
 	}
 }
 
 /**
- * Seeded fault schedules: 500s, 429s, hung requests, dropped connections, malformed JSON and 401s (and
- * tokens that expire mid-run) over Return All and over creates. Whatever happens, no record is lost or
- * duplicated, every failure is an actionable error, and no POST the service may have acted on is repeated.
+ * Seeded fault schedules: 500s, 429s, hung requests, dropped connections, malformed JSON and 401s
+ * (and tokens that expire mid-run) over Return All and over creates. Whatever happens, no record is
+ * lost or duplicated, every failure is an actionable error, and no POST the service may have acted
+ * on is repeated.
  */
 describe('reliability under faults', () => {
 	useFastRetries(2, 150);
@@ -52,7 +65,12 @@ describe('reliability under faults', () => {
 			fake.arrivalHooks.length = 0;
 			for (let rule = random.int(0, 3); rule > 0; rule--) {
 				const page = String(random.int(1, 3));
-				fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === page, times: random.int(1, 5), fault: random.pick(FAULTS) });
+				fake.faults.inject({
+					path: '/v1/responses',
+					when: (request) => request.query.page === page,
+					times: random.int(1, 5),
+					fault: random.pick(FAULTS),
+				});
 			}
 			if (random.chance(0.15)) {
 				let requestsLeft = random.int(0, 2);
@@ -63,7 +81,13 @@ describe('reliability under faults', () => {
 
 			const run = await runNode({
 				nodeType: 'wootric',
-				parameters: { resource: 'response', operation: 'getAll', scope: 'all', returnAll: true, options: { order: 'asc' } },
+				parameters: {
+					resource: 'response',
+					operation: 'getAll',
+					scope: 'all',
+					returnAll: true,
+					options: { order: 'asc' },
+				},
 				credentials: credentialsFor(fake),
 			});
 
@@ -72,7 +96,10 @@ describe('reliability under faults', () => {
 				expect(run.items).toEqual([]);
 				expectActionableError(run.error as never);
 			} else {
-				expect({ seed, ids: run.items.map((item) => item.json.id) }).toEqual({ seed, ids: expected });
+				expect({ seed, ids: run.items.map((item) => item.json.id) }).toEqual({
+					seed,
+					ids: expected,
+				});
 			}
 		}
 		// The schedules must exercise both outcomes, or they prove little.
@@ -88,18 +115,37 @@ describe('reliability under faults', () => {
 			const random = seededRandom(10_000 + seed);
 			fake.faults.clear();
 			fake.requests.length = 0;
-			if (random.chance(0.8)) fake.faults.inject({ method: 'POST', path, times: random.int(1, 3), fault: random.pick(FAULTS) });
+			if (random.chance(0.8))
+				fake.faults.inject({
+					method: 'POST',
+					path,
+					times: random.int(1, 3),
+					fault: random.pick(FAULTS),
+				});
 			const before = fake.account.responses.size;
 
 			const run = await runNode({
 				nodeType: 'wootric',
-				parameters: { resource: 'response', operation: 'create', endUserId: user.id, score: random.int(0, 10), ipAddress: '203.0.113.9', originUrl: `https://app.example.com/${seed}` },
+				parameters: {
+					resource: 'response',
+					operation: 'create',
+					endUserId: user.id,
+					score: random.int(0, 10),
+					ipAddress: '203.0.113.9',
+					originUrl: `https://app.example.com/${seed}`,
+				},
 				credentials: credentialsFor(fake),
 			});
 
-			// A 401 or 429 means the service refused the request unread; anything else may have been acted on.
-			const mayHaveActed = fake.requestsTo(path, 'POST').filter((request) => request.status !== 401 && request.status !== 429);
-			expect({ seed, sentAtMostOnce: mayHaveActed.length <= 1 }).toEqual({ seed, sentAtMostOnce: true });
+			// A 401 or 429 means the service refused the request unread; anything else may have been
+			// acted on.
+			const mayHaveActed = fake
+				.requestsTo(path, 'POST')
+				.filter((request) => request.status !== 401 && request.status !== 429);
+			expect({ seed, sentAtMostOnce: mayHaveActed.length <= 1 }).toEqual({
+				seed,
+				sentAtMostOnce: true,
+			});
 			const stored = fake.account.responses.size - before;
 			expect(stored).toBeLessThanOrEqual(mayHaveActed.length);
 			if (run.error) expectActionableError(run.error as never);

@@ -5,7 +5,10 @@ import { responseView } from '../fake/resources/responses';
 import { runNode } from '../harness';
 import { credentialsFor, wootricRunner } from '../support/wootric';
 
-/** Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine against the fake. */
+/**
+ * Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine
+ * against the fake.
+ */
 describe('Response resource', () => {
 	let fake: FakeWootric;
 
@@ -16,7 +19,9 @@ describe('Response resource', () => {
 
 	/** An end user with properties and one response of theirs, created a while ago. */
 	function seed() {
-		const user = createEndUser(fake.account, fake.store, 'ada@example.com', { properties: { plan: 'free', region: 'emea' } });
+		const user = createEndUser(fake.account, fake.store, 'ada@example.com', {
+			properties: { plan: 'free', region: 'emea' },
+		});
 		const response = addResponse(fake.account, fake.store, {
 			endUserId: user.id,
 			score: 4,
@@ -43,34 +48,60 @@ describe('Response resource', () => {
 
 			const result = await run(
 				createParameters(user.id, {
-					endUserProperties: { property: [{ name: 'plan', value: 'pro' }, { name: 'seats', value: '12' }] },
+					endUserProperties: {
+						property: [
+							{ name: 'plan', value: 'pro' },
+							{ name: 'seats', value: '12' },
+						],
+					},
 				}),
 			);
 
 			expect(result.error).toBeUndefined();
 			const [request, ...others] = fake.apiRequests();
 			expect(others).toEqual([]);
-			expect(request).toMatchObject({ method: 'POST', path: `/v1/end_users/${user.id}/responses`, rawQuery: '', status: 201 });
+			expect(request).toMatchObject({
+				method: 'POST',
+				path: `/v1/end_users/${user.id}/responses`,
+				rawQuery: '',
+				status: 201,
+			});
 			expect(request.rawBody).toBe(
 				'score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&end_user[properties][plan]=pro&end_user[properties][seats]=12',
 			);
-			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({ plan: 'pro', region: 'emea', seats: '12' });
+			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({
+				plan: 'pro',
+				region: 'emea',
+				seats: '12',
+			});
 			const stored = [...fake.account.responses.values()].find((response) => response.score === 9)!;
 			expect(stored.endUserProperties).toEqual({ plan: 'pro', region: 'emea', seats: '12' });
-			expect(result.items).toEqual([{ json: responseView(fake.account, stored), pairedItem: { item: 0 } }]);
+			expect(result.items).toEqual([
+				{ json: responseView(fake.account, stored), pairedItem: { item: 0 } },
+			]);
 		});
 
 		it('takes them as a JSON object too', async () => {
 			const { user } = seed();
 
-			const result = await run(createParameters(user.id, { endUserPropertiesInput: 'json', endUserPropertiesJson: '{"plan": "pro", "seats": 12, "trial": false}' }));
+			const result = await run(
+				createParameters(user.id, {
+					endUserPropertiesInput: 'json',
+					endUserPropertiesJson: '{"plan": "pro", "seats": 12, "trial": false}',
+				}),
+			);
 
 			expect(result.error).toBeUndefined();
 			expect(fake.apiRequests()[0].rawBody).toBe(
 				'score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling' +
 					'&end_user[properties][plan]=pro&end_user[properties][seats]=12&end_user[properties][trial]=false',
 			);
-			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({ plan: 'pro', region: 'emea', seats: '12', trial: 'false' });
+			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({
+				plan: 'pro',
+				region: 'emea',
+				seats: '12',
+				trial: 'false',
+			});
 		});
 
 		it('leaves the end user alone without properties', async () => {
@@ -79,25 +110,54 @@ describe('Response resource', () => {
 			const result = await run(createParameters(user.id));
 
 			expect(result.error).toBeUndefined();
-			expect(fake.apiRequests()[0].rawBody).toBe('score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling');
-			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({ plan: 'free', region: 'emea' });
+			expect(fake.apiRequests()[0].rawBody).toBe(
+				'score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling',
+			);
+			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({
+				plan: 'free',
+				region: 'emea',
+			});
 		});
 	});
 
 	describe('Create: Simplify, by node version', () => {
 		it.each<[string, number, INodeParameters]>([
-			['version 1, under Additional Fields (saved workflows keep working)', 1, { additionalFields: { text: 'Fast', simplify: true } }],
-			['version 1.1, under Options', 1.1, { additionalFields: { text: 'Fast' }, options: { simplify: true } }],
+			[
+				'version 1, under Additional Fields (saved workflows keep working)',
+				1,
+				{ additionalFields: { text: 'Fast', simplify: true } },
+			],
+			[
+				'version 1.1, under Options',
+				1.1,
+				{ additionalFields: { text: 'Fast' }, options: { simplify: true } },
+			],
 		])('simplifies the created response: %s', async (_, nodeTypeVersion, extra) => {
 			const { user } = seed();
 
-			const result = await runNode({ nodeType: 'wootric', nodeTypeVersion, parameters: { resource: 'response', ...createParameters(user.id, extra) }, credentials: credentialsFor(fake) });
+			const result = await runNode({
+				nodeType: 'wootric',
+				nodeTypeVersion,
+				parameters: { resource: 'response', ...createParameters(user.id, extra) },
+				credentials: credentialsFor(fake),
+			});
 
 			expect(result.error).toBeUndefined();
-			expect(fake.apiRequests().map((request) => request.rawBody)).toEqual(['score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&text=Fast']);
-			const stored = [...fake.account.responses.values()].find((response) => response.text === 'Fast')!;
+			expect(fake.apiRequests().map((request) => request.rawBody)).toEqual([
+				'score=9&ip_address=203.0.113.9&origin_url=https%3A%2F%2Fapp.example.com%2Fbilling&text=Fast',
+			]);
+			const stored = [...fake.account.responses.values()].find(
+				(response) => response.text === 'Fast',
+			)!;
 			expect(result.items).toEqual([
-				{ json: expect.objectContaining({ id: stored.id, nps_category: 'promoter', created_at: new Date(stored.createdAt * 1000).toISOString() }), pairedItem: { item: 0 } },
+				{
+					json: expect.objectContaining({
+						id: stored.id,
+						nps_category: 'promoter',
+						created_at: new Date(stored.createdAt * 1000).toISOString(),
+					}),
+					pairedItem: { item: 0 },
+				},
 			]);
 		});
 
@@ -119,15 +179,28 @@ describe('Response resource', () => {
 
 			expect(result.error).toBeUndefined();
 			expect(fake.apiRequests()).toEqual([
-				expect.objectContaining({ method: 'GET', path: `/v1/end_users/${user.id}/responses/${response.id}`, rawQuery: '', rawBody: '', status: 200 }),
+				expect.objectContaining({
+					method: 'GET',
+					path: `/v1/end_users/${user.id}/responses/${response.id}`,
+					rawQuery: '',
+					rawBody: '',
+					status: 200,
+				}),
 			]);
-			expect(result.items).toEqual([{ json: responseView(fake.account, response), pairedItem: { item: 0 } }]);
+			expect(result.items).toEqual([
+				{ json: responseView(fake.account, response), pairedItem: { item: 0 } },
+			]);
 		});
 
 		it('simplifies: NPS category and ISO 8601 UTC datetimes', async () => {
 			const { user, response } = seed();
 
-			const result = await run({ operation: 'get', endUserId: user.id, responseId: response.id, options: { simplify: true } });
+			const result = await run({
+				operation: 'get',
+				endUserId: user.id,
+				responseId: response.id,
+				options: { simplify: true },
+			});
 
 			expect(result.items[0].json).toMatchObject({
 				id: response.id,
@@ -174,24 +247,39 @@ describe('Response resource', () => {
 			]);
 			expect(result.items).toEqual([
 				{
-					json: { success: true, id: response.id, updated: ['completed', 'excluded_from_calculations', 'end_user.properties'] },
+					json: {
+						success: true,
+						id: response.id,
+						updated: ['completed', 'excluded_from_calculations', 'end_user.properties'],
+					},
 					pairedItem: { item: 0 },
 				},
 			]);
 			expect(fake.account.responses.get(response.id)!.endUserProperties).toEqual({ plan: 'pro' });
 			// A historical edit: the end user's current profile is not changed.
-			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({ plan: 'free', region: 'emea' });
+			expect(fake.account.endUsers.get(user.id)!.properties).toEqual({
+				plan: 'free',
+				region: 'emea',
+			});
 		});
 
 		it('excludes a response from calculations', async () => {
 			const { response } = seed();
 
-			const result = await run({ operation: 'update', responseId: response.id, updateFields: { excludedFromCalculations: true } });
+			const result = await run({
+				operation: 'update',
+				responseId: response.id,
+				updateFields: { excludedFromCalculations: true },
+			});
 
 			expect(result.error).toBeUndefined();
 			expect(fake.apiRequests()[0].rawBody).toBe('excluded_from_calculations=true');
 			expect(fake.account.responses.get(response.id)!.excludedFromCalculations).toBe(true);
-			expect(result.items[0].json).toEqual({ success: true, id: response.id, updated: ['excluded_from_calculations'] });
+			expect(result.items[0].json).toEqual({
+				success: true,
+				id: response.id,
+				updated: ['excluded_from_calculations'],
+			});
 		});
 
 		it('explains a 423 when historical edits are not enabled for the account', async () => {
@@ -205,7 +293,11 @@ describe('Response resource', () => {
 				endUserProperties: { property: [{ name: 'plan', value: 'pro' }] },
 			});
 
-			expect(fake.apiRequests().map(({ method, path, rawBody, status }) => ({ method, path, rawBody, status }))).toEqual([
+			expect(
+				fake
+					.apiRequests()
+					.map(({ method, path, rawBody, status }) => ({ method, path, rawBody, status })),
+			).toEqual([
 				{
 					method: 'PUT',
 					path: `/v1/responses/${response.id}`,
@@ -213,17 +305,30 @@ describe('Response resource', () => {
 					status: 423,
 				},
 			]);
-			expect(result.error).toMatchObject({ httpCode: '423', message: 'Wootric refused to change historical end-user properties (423)' });
+			expect(result.error).toMatchObject({
+				httpCode: '423',
+				message: 'Wootric refused to change historical end-user properties (423)',
+			});
 			expect(result.error?.description).toBe(
 				"Wootric says: Updating historical end user properties is not enabled for this account. This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.",
 			);
-			expect(fake.account.responses.get(response.id)!.endUserProperties).toEqual({ plan: 'free', region: 'emea' });
+			expect(fake.account.responses.get(response.id)!.endUserProperties).toEqual({
+				plan: 'free',
+				region: 'emea',
+			});
 		});
 
 		it('says which response is missing on a 404', async () => {
-			const result = await run({ operation: 'update', responseId: 999999, updateFields: { completed: true } });
+			const result = await run({
+				operation: 'update',
+				responseId: 999999,
+				updateFields: { completed: true },
+			});
 
-			expect(result.error).toMatchObject({ httpCode: '404', message: 'The response 999999 was not found in Wootric' });
+			expect(result.error).toMatchObject({
+				httpCode: '404',
+				message: 'The response 999999 was not found in Wootric',
+			});
 		});
 	});
 
@@ -231,13 +336,28 @@ describe('Response resource', () => {
 		it('deletes one response of an end user and outputs a success item', async () => {
 			const { user, response } = seed();
 
-			const result = await run({ operation: 'delete', endUserId: user.id, responseId: response.id });
+			const result = await run({
+				operation: 'delete',
+				endUserId: user.id,
+				responseId: response.id,
+			});
 
 			expect(result.error).toBeUndefined();
 			expect(fake.apiRequests()).toEqual([
-				expect.objectContaining({ method: 'DELETE', path: `/v1/end_users/${user.id}/responses/${response.id}`, rawQuery: '', rawBody: '', status: 204 }),
+				expect.objectContaining({
+					method: 'DELETE',
+					path: `/v1/end_users/${user.id}/responses/${response.id}`,
+					rawQuery: '',
+					rawBody: '',
+					status: 204,
+				}),
 			]);
-			expect(result.items).toEqual([{ json: { success: true, deleted: true, id: response.id, end_user_id: user.id }, pairedItem: { item: 0 } }]);
+			expect(result.items).toEqual([
+				{
+					json: { success: true, deleted: true, id: response.id, end_user_id: user.id },
+					pairedItem: { item: 0 },
+				},
+			]);
 			expect(fake.account.responses.has(response.id)).toBe(false);
 		});
 	});
@@ -248,18 +368,29 @@ describe('Response resource', () => {
 
 		const result = await run(
 			{ operation: 'delete', endUserId: user.id, responseId: '={{ $json.responseId }}' },
-			{ continueOnFail: true, inputItems: [{ json: { responseId: 999999 } }, { json: { responseId: second.id } }] },
+			{
+				continueOnFail: true,
+				inputItems: [{ json: { responseId: 999999 } }, { json: { responseId: second.id } }],
+			},
 		);
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
 			{
-				json: { error: `The response 999999 of end user ${user.id} was not found in Wootric`, description: 'Wootric says: The record could not be found.' },
+				json: {
+					error: `The response 999999 of end user ${user.id} was not found in Wootric`,
+					description: 'Wootric says: The record could not be found.',
+				},
 				pairedItem: { item: 0 },
 			},
-			{ json: { success: true, deleted: true, id: second.id, end_user_id: user.id }, pairedItem: { item: 1 } },
+			{
+				json: { success: true, deleted: true, id: second.id, end_user_id: user.id },
+				pairedItem: { item: 1 },
+			},
 		]);
-		expect(fake.apiRequests().map(({ method, path, status }) => `${method} ${path} ${status}`)).toEqual([
+		expect(
+			fake.apiRequests().map(({ method, path, status }) => `${method} ${path} ${status}`),
+		).toEqual([
 			`DELETE /v1/end_users/${user.id}/responses/999999 404`,
 			`DELETE /v1/end_users/${user.id}/responses/${second.id} 204`,
 		]);
@@ -274,23 +405,57 @@ describe('Response resource', () => {
 			{ inputItems: [{ json: { responseId: response.id } }, { json: { responseId: 0 } }] },
 		);
 
-		expect(result.error?.message).toBe('Response ID must be a whole number of at least 1 (item 1: got 0)');
+		expect(result.error?.message).toBe(
+			'Response ID must be a whole number of at least 1 (item 1: got 0)',
+		);
 		expect(fake.apiRequests()).toEqual([]);
 	});
 
 	describe('rejects bad input before sending anything', () => {
 		const create = (extra: INodeParameters) => createParameters(1, extra);
 		it.each<[string, INodeParameters, string]>([
-			['score -1', create({ score: -1 }), 'Score must be a whole number from 0 to 10 (item 0: got -1)'],
-			['score 11', create({ score: 11 }), 'Score must be a whole number from 0 to 10 (item 0: got 11)'],
-			['score 7.5', create({ score: 7.5 }), 'Score must be a whole number from 0 to 10 (item 0: got 7.5)'],
-			['score "ten"', create({ score: '={{ "ten" }}' }), 'Score must be a whole number from 0 to 10 (item 0: got "ten")'],
-			['end user id 0', create({ endUserId: 0 }), 'End User ID must be a whole number of at least 1 (item 0: got 0)'],
-			['end user id -1', create({ endUserId: -1 }), 'End User ID must be a whole number of at least 1 (item 0: got -1)'],
-			['end user id "abc"', create({ endUserId: '={{ "abc" }}' }), 'End User ID must be a whole number of at least 1 (item 0: got "abc")'],
+			[
+				'score -1',
+				create({ score: -1 }),
+				'Score must be a whole number from 0 to 10 (item 0: got -1)',
+			],
+			[
+				'score 11',
+				create({ score: 11 }),
+				'Score must be a whole number from 0 to 10 (item 0: got 11)',
+			],
+			[
+				'score 7.5',
+				create({ score: 7.5 }),
+				'Score must be a whole number from 0 to 10 (item 0: got 7.5)',
+			],
+			[
+				'score "ten"',
+				create({ score: '={{ "ten" }}' }),
+				'Score must be a whole number from 0 to 10 (item 0: got "ten")',
+			],
+			[
+				'end user id 0',
+				create({ endUserId: 0 }),
+				'End User ID must be a whole number of at least 1 (item 0: got 0)',
+			],
+			[
+				'end user id -1',
+				create({ endUserId: -1 }),
+				'End User ID must be a whole number of at least 1 (item 0: got -1)',
+			],
+			[
+				'end user id "abc"',
+				create({ endUserId: '={{ "abc" }}' }),
+				'End User ID must be a whole number of at least 1 (item 0: got "abc")',
+			],
 			['empty IP address', create({ ipAddress: '  ' }), 'IP Address is required (item 0: got "")'],
 			['blank origin URL', create({ originUrl: ' \t' }), 'Origin URL is required (item 0: got "")'],
-			['origin URL that an expression leaves empty', create({ originUrl: '={{ $json.missing }}' }), 'Origin URL is required (item 0: got "")'],
+			[
+				'origin URL that an expression leaves empty',
+				create({ originUrl: '={{ $json.missing }}' }),
+				'Origin URL is required (item 0: got "")',
+			],
 			[
 				'an added but empty created date',
 				create({ additionalFields: { createdAt: '' } }),
@@ -321,10 +486,20 @@ describe('Response resource', () => {
 				create({ endUserProperties: { property: [{ name: ' ', value: 'pro' }] } }),
 				'End User Properties needs a name for every property (item 0: got "pro")',
 			],
-			['get: response id 0', { operation: 'get', endUserId: 1, responseId: 0 }, 'Response ID must be a whole number of at least 1 (item 0: got 0)'],
+			[
+				'get: response id 0',
+				{ operation: 'get', endUserId: 1, responseId: 0 },
+				'Response ID must be a whole number of at least 1 (item 0: got 0)',
+			],
 			[
 				'get many: a category of one end user with Include Excluded',
-				{ operation: 'getAll', scope: 'endUser', endUserId: 1, category: 'promoters', filters: { includeExcluded: true } },
+				{
+					operation: 'getAll',
+					scope: 'endUser',
+					endUserId: 1,
+					category: 'promoters',
+					filters: { includeExcluded: true },
+				},
 				'Filters Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them (item 0: got "promoters")',
 			],
 			[
@@ -332,8 +507,16 @@ describe('Response resource', () => {
 				{ operation: 'get', endUserId: 1, responseId: '={{ "abc" }}' },
 				'Response ID must be a whole number of at least 1 (item 0: got "abc")',
 			],
-			['delete: end user id -1', { operation: 'delete', endUserId: -1, responseId: 5 }, 'End User ID must be a whole number of at least 1 (item 0: got -1)'],
-			['update: response id -1', { operation: 'update', responseId: -1, updateFields: { completed: true } }, 'Response ID must be a whole number of at least 1 (item 0: got -1)'],
+			[
+				'delete: end user id -1',
+				{ operation: 'delete', endUserId: -1, responseId: 5 },
+				'End User ID must be a whole number of at least 1 (item 0: got -1)',
+			],
+			[
+				'update: response id -1',
+				{ operation: 'update', responseId: -1, updateFields: { completed: true } },
+				'Response ID must be a whole number of at least 1 (item 0: got -1)',
+			],
 			[
 				'update: nothing to update',
 				{ operation: 'update', responseId: 5 },
@@ -346,7 +529,12 @@ describe('Response resource', () => {
 			],
 			[
 				'update: bad properties JSON',
-				{ operation: 'update', responseId: 5, endUserPropertiesInput: 'json', endUserPropertiesJson: 'plan=pro' },
+				{
+					operation: 'update',
+					responseId: 5,
+					endUserPropertiesInput: 'json',
+					endUserPropertiesJson: 'plan=pro',
+				},
 				'End User Properties (JSON) must be a JSON object (item 0: got "plan=pro")',
 			],
 			[
@@ -354,7 +542,11 @@ describe('Response resource', () => {
 				{ operation: 'getAll', scope: 'endUser', endUserId: 0 },
 				'End User ID must be a whole number of at least 1 (item 0: got 0)',
 			],
-			['get many: limit 0', { operation: 'getAll', limit: 0 }, 'Limit must be a whole number of at least 1 (item 0: got 0)'],
+			[
+				'get many: limit 0',
+				{ operation: 'getAll', limit: 0 },
+				'Limit must be a whole number of at least 1 (item 0: got 0)',
+			],
 		])('%s', async (_, parameters, message) => {
 			const result = await run(parameters);
 

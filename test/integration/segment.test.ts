@@ -18,22 +18,43 @@ describe('Wootric node → fake API: Segment / Get Many', () => {
 		const run = await runNode({
 			nodeType: 'wootric',
 			parameters: { resource: 'segment', operation: 'getAll' },
-			credentials: { grantType: 'password', email, password, region: 'custom', baseUrl: fake.baseUrl },
+			credentials: {
+				grantType: 'password',
+				email,
+				password,
+				region: 'custom',
+				baseUrl: fake.baseUrl,
+			},
 		});
 
 		expect(run.error).toBeUndefined();
 		expect(run.items).toEqual(
 			fake.account.segments.map((segment) => ({
-				json: { name: segment.name, data_type: segment.dataType, created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d -0800$/) },
+				json: {
+					name: segment.name,
+					data_type: segment.dataType,
+					created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d -0800$/),
+				},
 				pairedItem: { item: 0 },
 			})),
 		);
 		const [tokenRequest, segmentsRequest, ...others] = fake.requests;
 		expect(others).toEqual([]);
-		expect(tokenRequest).toMatchObject({ method: 'POST', path: '/oauth/token', rawQuery: '', status: 200 });
+		expect(tokenRequest).toMatchObject({
+			method: 'POST',
+			path: '/oauth/token',
+			rawQuery: '',
+			status: 200,
+		});
 		expect(tokenRequest.body).toEqual({ grant_type: 'password', username: email, password });
 		const saved = await run.credentialsHelper.getCredentialData(run.credentialId!);
-		expect(segmentsRequest).toMatchObject({ method: 'GET', path: '/v1/segments', rawQuery: '', rawBody: '', status: 200 });
+		expect(segmentsRequest).toMatchObject({
+			method: 'GET',
+			path: '/v1/segments',
+			rawQuery: '',
+			rawBody: '',
+			status: 200,
+		});
 		expect(segmentsRequest.headers.authorization).toBe(`Bearer ${saved.accessToken}`);
 		expect(fake.store.accessGrants.has(saved.accessToken as string)).toBe(true);
 		expect(fake.store.refreshGrants.has(saved.refreshToken as string)).toBe(true);

@@ -1,4 +1,9 @@
-import { seedSurveyTemplates, startFakeWootric, surveyTemplateView, type FakeWootric } from '../fake';
+import {
+	seedSurveyTemplates,
+	startFakeWootric,
+	surveyTemplateView,
+	type FakeWootric,
+} from '../fake';
 import { wootricRunner } from '../support/wootric';
 
 /** Survey Template → Get Many through n8n's engine against the fake API. */
@@ -17,7 +22,13 @@ describe('Survey Template / Get Many', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(fake.requestsTo('/v1/survey_templates')).toEqual([
-			expect.objectContaining({ method: 'GET', path: '/v1/survey_templates', rawQuery: '', rawBody: '', status: 200 }),
+			expect.objectContaining({
+				method: 'GET',
+				path: '/v1/survey_templates',
+				rawQuery: '',
+				rawBody: '',
+				status: 200,
+			}),
 		]);
 		const [defaultNps, multiLanguageNps] = fake.account.surveyTemplates.map(surveyTemplateView);
 		expect(result.items).toEqual([
@@ -41,11 +52,16 @@ describe('Survey Template / Get Many', () => {
 	it('gives each input item the whole list, paired with that item', async () => {
 		seedSurveyTemplates(fake.account);
 
-		const result = await run({}, { inputItems: [{ json: { team: 'emea' } }, { json: { team: 'apac' } }] });
+		const result = await run(
+			{},
+			{ inputItems: [{ json: { team: 'emea' } }, { json: { team: 'apac' } }] },
+		);
 
 		expect(result.error).toBeUndefined();
 		expect(fake.requestsTo('/v1/survey_templates')).toHaveLength(2);
-		expect(result.items.map((item) => [item.json.id, item.json.is_default, item.pairedItem])).toEqual([
+		expect(
+			result.items.map((item) => [item.json.id, item.json.is_default, item.pairedItem]),
+		).toEqual([
 			[501, true, { item: 0 }],
 			[502, false, { item: 0 }],
 			[501, true, { item: 1 }],

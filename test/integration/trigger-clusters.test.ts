@@ -3,8 +3,9 @@ import type { EndUser, SurveyResponse } from '../fake/store';
 import { cursorOf, listRequestBound, TriggerSession, updatedSinceQuery } from '../support/wootric';
 
 /**
- * Account data no window of 1,500 can page past: same-second clusters larger than a window (an import that
- * sets created_at), and records whose time cannot be read. The trigger keeps going, each record once.
+ * Account data no window of 1,500 can page past: same-second clusters larger than a window (an
+ * import that sets created_at), and records whose time cannot be read. The trigger keeps going,
+ * each record once.
  */
 describe('Wootric Trigger: clusters no window can page past', () => {
 	let fake: FakeWootric;
@@ -20,19 +21,40 @@ describe('Wootric Trigger: clusters no window can page past', () => {
 	afterEach(async () => await fake.close());
 
 	/** `count` responses created in second `createdAt`, the i-th updated in second updatedAt(i). */
-	const cluster = (count: number, createdAt: number, updatedAt: (index: number) => number = () => createdAt) =>
-		Array.from({ length: count }, (_, index) => addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt, updatedAt: updatedAt(index) }));
+	const cluster = (
+		count: number,
+		createdAt: number,
+		updatedAt: (index: number) => number = () => createdAt,
+	) =>
+		Array.from({ length: count }, (_, index) =>
+			addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: index % 11,
+				createdAt,
+				updatedAt: updatedAt(index),
+			}),
+		);
 	const idsOf = (records: SurveyResponse[]) => records.map((record) => record.id);
-	const emittedIds = () => session.emitted.filter((item) => item.event === 'response').map((item) => item.id);
+	const emittedIds = () =>
+		session.emitted.filter((item) => item.event === 'response').map((item) => item.id);
 	const sorted = (ids: unknown[]) => [...ids].sort((a, b) => Number(a) - Number(b));
 	const listRequests = () => fake.requestsTo('/v1/responses', 'GET');
-	/** Moves the service's clock on until `second` is `by` seconds old, as time passes after records are stored. */
-	const letTimePass = (second: number, by: number) => fake.clock.advance(second + by - fake.clock.now());
+	/**
+	 * Moves the service's clock on until `second` is `by` seconds old, as time passes after records
+	 * are stored.
+	 */
+	const letTimePass = (second: number, by: number) =>
+		fake.clock.advance(second + by - fake.clock.now());
 	/** The raw queries of the requests one poll sends. */
 	const queriesOf = async () => {
 		const before = listRequests().length;
 		const poll = await session.poll();
-		return { poll, queries: listRequests().slice(before).map((request) => request.rawQuery) };
+		return {
+			poll,
+			queries: listRequests()
+				.slice(before)
+				.map((request) => request.rawQuery),
+		};
 	};
 
 	it('emits 1,600 responses of one created and updated second, and one five seconds later, each once; the next poll carries on', async () => {
@@ -56,8 +78,13 @@ describe('Wootric Trigger: clusters no window can page past', () => {
 		expect(complete).toBeGreaterThanOrEqual(second + 5);
 		expect(after.items.map((item) => item.id)).toEqual(idsOf(next));
 		expect(new Set(emittedIds()).size).toBe(emittedIds().length);
-		// The updated second was read oldest first, then newest first until the two met: no split by created_at.
-		expect(queries.filter((query) => query.startsWith(`updated[eq]=${second}&sort_key=updated_at&sort_order=desc&`))).toHaveLength(3);
+		// The updated second was read oldest first, then newest first until the two met: no split by
+		// created_at.
+		expect(
+			queries.filter((query) =>
+				query.startsWith(`updated[eq]=${second}&sort_key=updated_at&sort_order=desc&`),
+			),
+		).toHaveLength(3);
 		expect(queries.filter((query) => query.includes('created['))).toEqual([]);
 	});
 
@@ -73,11 +100,17 @@ describe('Wootric Trigger: clusters no window can page past', () => {
 
 		expect(poll.error).toBeUndefined();
 		expect(sorted(emittedIds())).toEqual(idsOf([...imported, ...later]));
-		// 100 records in each updated second: the window moves along updated_at, no second needs another filter;
-		// then one look at the last 10 seconds for records changed while it paged.
+		// 100 records in each updated second: the window moves along updated_at, no second needs
+		// another filter; then one look at the last 10 seconds for records changed while it paged.
 		const [check] = queries.splice(-1);
-		expect(check).toMatch(/^updated\[gte\]=\d+&excluded_from_calculations=true&sort_key=updated_at&sort_order=asc&page=1&per_page=50$/);
-		expect(queries.every((query) => /^updated\[gte\]=\d+&sort_key=updated_at&sort_order=asc&page=\d+&per_page=50$/.test(query))).toBe(true);
+		expect(check).toMatch(
+			/^updated\[gte\]=\d+&excluded_from_calculations=true&sort_key=updated_at&sort_order=asc&page=1&per_page=50$/,
+		);
+		expect(
+			queries.every((query) =>
+				/^updated\[gte\]=\d+&sort_key=updated_at&sort_order=asc&page=\d+&per_page=50$/.test(query),
+			),
+		).toBe(true);
 		expect(queries.length).toBeLessThanOrEqual(listRequestBound(4003));
 		expect(idle.poll.result).toBeNull();
 		expect(idle.queries).toEqual([updatedSinceQuery(complete + 1)]);
@@ -107,12 +140,15 @@ describe('Wootric Trigger: clusters no window can page past', () => {
 		const stuckIds = new Set(idsOf(stuck));
 		expect(responses.filter((item) => stuckIds.has(Number(item.id)))).toHaveLength(3000);
 		const iso = new Date(second * 1000).toISOString();
-		// The wording is the transport's (nodes/Wootric/transport/paging.ts): it names both seconds, says not all could be read, and how many were.
+		// The wording is the transport's (nodes/Wootric/transport/paging.ts): it names both seconds,
+		// says not all could be read, and how many were.
 		expect(poll.items.filter((item) => item.event === 'warning')).toEqual([
 			{
 				event: 'warning',
 				warning: expect.stringMatching(
-					new RegExp(`^Records of /v1/responses that share created_at ${iso} and updated_at ${iso} (cannot all be reached|could not all be read):.* 3000 (of them )?were read\\b`),
+					new RegExp(
+						`^Records of /v1/responses that share created_at ${iso} and updated_at ${iso} (cannot all be reached|could not all be read):.* 3000 (of them )?were read\\b`,
+					),
 				),
 				path: '/v1/responses',
 				created_at: iso,
@@ -134,7 +170,9 @@ describe('Wootric Trigger: clusters no window can page past', () => {
 		const responses = Array.from({ length: 60 }, (_, index) => cluster(1, start + index)[0]);
 		const broken = responses[30].id;
 		fake.replyHooks.push((_request, body) => {
-			for (const record of Array.isArray(body) ? (body as Array<{ id: number; created_at: string }>) : []) {
+			for (const record of Array.isArray(body)
+				? (body as Array<{ id: number; created_at: string }>)
+				: []) {
 				if (record.id === broken) record.created_at = 'sometime last week';
 			}
 		});

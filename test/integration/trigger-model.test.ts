@@ -1,24 +1,41 @@
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { addDecline, addResponse, changeResponse, createEndUser, startFakeWootric, type FakeWootric, type Fault, type TieOrder } from '../fake';
+import {
+	addDecline,
+	addResponse,
+	changeResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+	type Fault,
+	type TieOrder,
+} from '../fake';
 import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
 
 /**
- * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h apart
- * (exactly 60 s and 300 s among them), records stored at any moment, in the second of a read too, stamped
- * up to a few seconds before they can be read, late imports with an older created_at, comments,
- * completions, tags, deletions and invalidations in any order, changes while a poll pages, faults,
- * restarts, and the n8n host's clock off the service's by up to 30 s. The host's clock (Date) is the
- * test's: it moves only when a schedule says so. The oracle says, for every record, whether it must, may or must not be emitted, and every item
- * is checked against the record's history: nothing emitted twice, nothing lost, nothing else.
+ * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h
+ * apart (exactly 60 s and 300 s among them), records stored at any moment, in the second of a read
+ * too, stamped up to a few seconds before they can be read, late imports with an older created_at,
+ * comments, completions, tags, deletions and invalidations in any order, changes while a poll
+ * pages, faults, restarts, and the n8n host's clock off the service's by up to 30 s. The host's
+ * clock (Date) is the test's: it moves only when a schedule says so. The oracle says, for every
+ * record, whether it must, may or must not be emitted, and every item is checked against the
+ * record's history: nothing emitted twice, nothing lost, nothing else.
  */
 const SCHEDULES = Number(process.env.TRIGGER_MODEL_SCHEDULES ?? 1000);
 const GAPS = [1, 2, 5, 9, 10, 11, 30, 59, 60, 60, 60, 61, 120, 300, 300, 900, 3600, 7200];
-/** The most seconds the service takes to make a record readable after the time it stamps on it (the node's margin is larger). */
+/**
+ * The most seconds the service takes to make a record readable after the time it stamps on it (the
+ * node's margin is larger).
+ */
 const MAX_STAMP_DELAY = 4;
 const CATEGORIES = ['detractor', 'passive', 'promoter'] as const;
-const categoryOf = (score: number) => (score <= 6 ? 'detractor' : score <= 8 ? 'passive' : 'promoter');
-/** The transport's faults; a hang (which costs a request timeout) less often, so 1,000 schedules stay quick. */
+const categoryOf = (score: number) =>
+	score <= 6 ? 'detractor' : score <= 8 ? 'passive' : 'promoter';
+/**
+ * The transport's faults; a hang (which costs a request timeout) less often, so 1,000 schedules
+ * stay quick.
+ */
 const FAULTS: Fault[] = [
 	{ kind: 'status', status: 500 },
 	{ kind: 'status', status: 503 },
@@ -43,16 +60,28 @@ interface Tracked {
 	storedAt: number;
 	/** Stored by an import with an older created_at. */
 	late: boolean;
-	/** The trigger's `complete` second of the record's endpoint when it was stored (undefined before the first poll). */
+	/**
+	 * The trigger's `complete` second of the record's endpoint when it was stored (undefined before
+	 * the first poll).
+	 */
 	completeBefore?: number;
 	score: number;
 	textAtStore: boolean;
 	completeAtStore: boolean;
 	excludedAtStore: boolean;
-	/** Deleted, or invalidated after it was stored: whether it is emitted depends on whether a poll saw it first. */
+	/**
+	 * Deleted, or invalidated after it was stored: whether it is emitted depends on whether a poll
+	 * saw it first.
+	 */
 	gone: boolean;
 	/** The versions it had, each with the service's time it became readable. */
-	versions: Array<{ stamp: number; changed: boolean; text: boolean; excluded: boolean; pollsBefore: number }>;
+	versions: Array<{
+		stamp: number;
+		changed: boolean;
+		text: boolean;
+		excluded: boolean;
+		pollsBefore: number;
+	}>;
 }
 
 interface Settings {
@@ -66,7 +95,14 @@ interface Settings {
 }
 
 function chooseSettings(random: Random, now: number): Settings {
-	const events = random.pick<EventName[]>([['response'], ['decline'], ['responseUpdated'], ['response', 'decline'], ['response', 'responseUpdated'], ['response', 'responseUpdated', 'decline']]);
+	const events = random.pick<EventName[]>([
+		['response'],
+		['decline'],
+		['responseUpdated'],
+		['response', 'decline'],
+		['response', 'responseUpdated'],
+		['response', 'responseUpdated', 'decline'],
+	]);
 	return {
 		events,
 		categories: CATEGORIES.filter(() => random.chance(0.3)),
@@ -80,16 +116,39 @@ function chooseSettings(random: Random, now: number): Settings {
 
 function parametersOf(settings: Settings): INodeParameters {
 	const options: INodeParameters = { lookbackMinutes: settings.lookbackSeconds / 60 };
-	if (settings.waitSeconds !== undefined) Object.assign(options, { waitUntilComplete: true, completeAfterMinutes: settings.waitSeconds / 60 });
-	if (settings.startFrom !== undefined) options.startFrom = new Date(settings.startFrom * 1000).toISOString();
-	return { events: settings.events, filters: { categories: settings.categories, onlyWithComment: settings.onlyWithComment, includeExcluded: settings.includeExcluded }, options };
+	if (settings.waitSeconds !== undefined)
+		Object.assign(options, {
+			waitUntilComplete: true,
+			completeAfterMinutes: settings.waitSeconds / 60,
+		});
+	if (settings.startFrom !== undefined)
+		options.startFrom = new Date(settings.startFrom * 1000).toISOString();
+	return {
+		events: settings.events,
+		filters: {
+			categories: settings.categories,
+			onlyWithComment: settings.onlyWithComment,
+			includeExcluded: settings.includeExcluded,
+		},
+		options,
+	};
 }
 
 /** "2026-11-23 04:48:53 -0800", the service's list form → UNIX seconds. */
-const secondsOf = (datetime: unknown) => Date.parse(String(datetime).replace(/^(\S+) (\S+) ([+-]\d\d)(\d\d)$/, '$1T$2$3:$4')) / 1000;
-const versionKey = (item: IDataObject) => JSON.stringify([item.updated_at, item.text, item.tags, item.completed, item.excluded_from_calculations]);
+const secondsOf = (datetime: unknown) =>
+	Date.parse(String(datetime).replace(/^(\S+) (\S+) ([+-]\d\d)(\d\d)$/, '$1T$2$3:$4')) / 1000;
+const versionKey = (item: IDataObject) =>
+	JSON.stringify([
+		item.updated_at,
+		item.text,
+		item.tags,
+		item.completed,
+		item.excluded_from_calculations,
+	]);
 
-/** One schedule's world: the fake, the host's clock, the records and what the trigger emitted when. */
+/**
+ * One schedule's world: the fake, the host's clock, the records and what the trigger emitted when.
+ */
 class World {
 	readonly records = new Map<string, Tracked>();
 	readonly emitted: Array<{ event: EventName; id: number; item: IDataObject; at: number }> = [];
@@ -130,7 +189,15 @@ class World {
 		const excluded = this.random.chance(0.08);
 		const score = this.random.int(0, 10);
 		const createdAt = created ?? stamp;
-		const response = addResponse(this.fake.account, this.fake.store, { endUserId: this.user.id, score, text, completed, excludedFromCalculations: excluded, createdAt, updatedAt: late ? stamp : createdAt });
+		const response = addResponse(this.fake.account, this.fake.store, {
+			endUserId: this.user.id,
+			score,
+			text,
+			completed,
+			excludedFromCalculations: excluded,
+			createdAt,
+			updatedAt: late ? stamp : createdAt,
+		});
 		this.records.set(`response:${response.id}`, {
 			kind: 'response',
 			id: response.id,
@@ -143,7 +210,15 @@ class World {
 			completeAtStore: completed,
 			excludedAtStore: excluded,
 			gone: false,
-			versions: [{ stamp: late ? stamp : createdAt, changed: late, text: text !== null, excluded, pollsBefore: this.polls.length }],
+			versions: [
+				{
+					stamp: late ? stamp : createdAt,
+					changed: late,
+					text: text !== null,
+					excluded,
+					pollsBefore: this.polls.length,
+				},
+			],
 		});
 	}
 
@@ -151,7 +226,11 @@ class World {
 		const now = this.now();
 		const stamp = now - this.stampDelay();
 		const createdAt = created ?? stamp;
-		const decline = addDecline(this.fake.account, this.fake.store, { endUserId: this.user.id, createdAt, updatedAt: late ? stamp : createdAt });
+		const decline = addDecline(this.fake.account, this.fake.store, {
+			endUserId: this.user.id,
+			createdAt,
+			updatedAt: late ? stamp : createdAt,
+		});
 		this.records.set(`decline:${decline.id}`, {
 			kind: 'decline',
 			id: decline.id,
@@ -168,9 +247,15 @@ class World {
 		});
 	}
 
-	/** A comment, a completion, a tag or an invalidation, stamped up to a few seconds back (never before the last change). */
+	/**
+	 * A comment, a completion, a tag or an invalidation, stamped up to a few seconds back (never
+	 * before the last change).
+	 */
 	private changeable(): Tracked[] {
-		return [...this.records.values()].filter((record) => record.kind === 'response' && !record.gone && this.fake.account.responses.has(record.id));
+		return [...this.records.values()].filter(
+			(record) =>
+				record.kind === 'response' && !record.gone && this.fake.account.responses.has(record.id),
+		);
 	}
 
 	changeSomeResponse(responses = this.changeable()): void {
@@ -181,18 +266,32 @@ class World {
 		const at = Math.max(stored.updatedAt, now - this.stampDelay());
 		const kind = this.random.int(0, 9);
 		const change =
-			kind < 4 ? { text: `comment ${now}`, completed: true } : kind < 6 ? { completed: true } : kind < 9 ? { tags: [...stored.tags, `tag${now}`] } : { excludedFromCalculations: !stored.excludedFromCalculations };
+			kind < 4
+				? { text: `comment ${now}`, completed: true }
+				: kind < 6
+					? { completed: true }
+					: kind < 9
+						? { tags: [...stored.tags, `tag${now}`] }
+						: { excludedFromCalculations: !stored.excludedFromCalculations };
 		changeResponse(this.fake.account, this.fake.store, record.id, change, at);
 		if ('excludedFromCalculations' in change && !this.settings.includeExcluded) record.gone = true;
 		const changed = this.fake.account.responses.get(record.id)!;
-		record.versions.push({ stamp: at, changed: changed.updatedAt !== changed.createdAt, text: changed.text !== null, excluded: changed.excludedFromCalculations, pollsBefore: this.polls.length });
+		record.versions.push({
+			stamp: at,
+			changed: changed.updatedAt !== changed.createdAt,
+			text: changed.text !== null,
+			excluded: changed.excludedFromCalculations,
+			pollsBefore: this.polls.length,
+		});
 	}
 
 	deleteSome(): void {
 		const present = [...this.records.values()].filter((record) => !record.gone);
 		if (present.length === 0) return;
 		const record = this.random.pick(present);
-		(record.kind === 'response' ? this.fake.account.responses : this.fake.account.declines).delete(record.id);
+		(record.kind === 'response' ? this.fake.account.responses : this.fake.account.declines).delete(
+			record.id,
+		);
 		record.gone = true;
 	}
 
@@ -208,7 +307,9 @@ class World {
 			}
 		} else if (roll < 0.55) {
 			// An import: created_at anywhere from just before now to past the longest lookback.
-			const created = this.now() - random.pick([random.int(5, 120), random.int(120, 4000), random.int(4000, 8 * 24 * 3600)]);
+			const created =
+				this.now() -
+				random.pick([random.int(5, 120), random.int(120, 4000), random.int(4000, 8 * 24 * 3600)]);
 			if (random.chance(0.3)) this.storeDecline(true, created);
 			else this.storeResponse(true, created);
 		} else if (roll < 0.9) {
@@ -220,17 +321,20 @@ class World {
 
 	/** Faults for the next poll's requests, as the transport already models them. */
 	/**
-	 * While the next poll pages through responses: a change to one on a page it has read, which moves it to
-	 * the end of the updated_at order and every response after its old place one back.
+	 * While the next poll pages through responses: a change to one on a page it has read, which moves
+	 * it to the end of the updated_at order and every response after its old place one back.
 	 */
 	changeWhileRead(): void {
 		let changed = false;
 		this.fake.arrivalHooks.push((request) => {
 			const page = Number(request.query.page);
 			const from = Number((request.query.updated as { gte?: string } | undefined)?.gte);
-			if (changed || request.path !== '/v1/responses' || !(page >= 2) || !Number.isFinite(from)) return;
+			if (changed || request.path !== '/v1/responses' || !(page >= 2) || !Number.isFinite(from))
+				return;
 			changed = true;
-			const inOrder = [...this.fake.account.responses.values()].filter((response) => response.updatedAt >= from).sort((a, b) => a.updatedAt - b.updatedAt || a.id - b.id);
+			const inOrder = [...this.fake.account.responses.values()]
+				.filter((response) => response.updatedAt >= from)
+				.sort((a, b) => a.updatedAt - b.updatedAt || a.id - b.id);
 			const readAlready = new Set(inOrder.slice(0, (page - 1) * 50).map((response) => response.id));
 			this.changeSomeResponse(this.changeable().filter((record) => readAlready.has(record.id)));
 		});
@@ -240,10 +344,21 @@ class World {
 		const { random, fake } = this;
 		if (random.chance(0.3)) this.changeWhileRead();
 		if (random.chance(0.15)) {
-			fake.faults.inject({ method: 'GET', path: /^\/v1\/(responses|declines)$/, when: (request) => request.query.page === String(random.int(1, 3)), times: random.int(1, 5), fault: random.pick(FAULTS) });
+			fake.faults.inject({
+				method: 'GET',
+				path: /^\/v1\/(responses|declines)$/,
+				when: (request) => request.query.page === String(random.int(1, 3)),
+				times: random.int(1, 5),
+				fault: random.pick(FAULTS),
+			});
 		}
 		if (random.chance(0.03)) {
-			fake.faults.inject({ method: 'GET', path: /^\/v1\/(responses|declines)$/, times: random.int(1, 2), fault: { kind: 'rateLimited', resetInSeconds: -1 } });
+			fake.faults.inject({
+				method: 'GET',
+				path: /^\/v1\/(responses|declines)$/,
+				times: random.int(1, 2),
+				fault: { kind: 'rateLimited', resetInSeconds: -1 },
+			});
 		}
 	}
 
@@ -254,16 +369,20 @@ class World {
 		this.fake.arrivalHooks.length = 0;
 		if (run.error) return;
 		this.polls.push(at);
-		const completeOf = (stream: string) => (session.staticData[stream] as { complete?: number } | undefined)?.complete;
+		const completeOf = (stream: string) =>
+			(session.staticData[stream] as { complete?: number } | undefined)?.complete;
 		this.completes = { response: completeOf('responses'), decline: completeOf('declines') };
 		for (const item of run.items) {
-			if (item.event === 'warning') throw new Error(`unexpected warning item: ${JSON.stringify(item)}`);
+			if (item.event === 'warning')
+				throw new Error(`unexpected warning item: ${JSON.stringify(item)}`);
 			this.emitted.push({ event: item.event as EventName, id: Number(item.id), item, at });
 		}
 	}
 }
 
-/** Whether a response's category and exclusion let the filters through (its score never changes). */
+/**
+ * Whether a response's category and exclusion let the filters through (its score never changes).
+ */
 function passesFixedFilters(record: Tracked, settings: Settings): boolean {
 	if (record.kind === 'decline') return true;
 	return settings.categories.length === 0 || settings.categories.includes(categoryOf(record.score));
@@ -276,7 +395,8 @@ function passesFixedFilters(record: Tracked, settings: Settings): boolean {
 function judge(world: World, from: number): string[] {
 	const { settings } = world;
 	const failures: string[] = [];
-	const newEvent = (kind: Tracked['kind']): EventName => (kind === 'response' ? 'response' : 'decline');
+	const newEvent = (kind: Tracked['kind']): EventName =>
+		kind === 'response' ? 'response' : 'decline';
 	const byKey = new Map<string, typeof world.emitted>();
 	for (const entry of world.emitted) {
 		const key = `${entry.event === 'decline' ? 'decline' : 'response'}:${entry.id}`;
@@ -288,49 +408,100 @@ function judge(world: World, from: number): string[] {
 		const watched = settings.events.includes(newEvent(record.kind));
 		// New: must when it was stored on time (or within the Lookback) after activation and matches as
 		// stored; never before activation, nor one the fixed filters refuse.
-		const inReach = record.created >= from && (!record.late || record.created >= record.storedAt - settings.lookbackSeconds);
+		const inReach =
+			record.created >= from &&
+			(!record.late || record.created >= record.storedAt - settings.lookbackSeconds);
 		const matchesAsStored =
 			passesFixedFilters(record, settings) &&
 			// Invalidated when stored and counted later: new to a trigger that saw it first then.
-			(settings.includeExcluded || !record.excludedAtStore || record.versions.some((version) => !version.excluded)) &&
-			(!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore || record.versions.some((version) => version.text));
-		const must = watched && inReach && matchesAsStored && !record.gone && (!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore);
+			(settings.includeExcluded ||
+				!record.excludedAtStore ||
+				record.versions.some((version) => !version.excluded)) &&
+			(!settings.onlyWithComment ||
+				record.kind === 'decline' ||
+				record.textAtStore ||
+				record.versions.some((version) => version.text));
+		const must =
+			watched &&
+			inReach &&
+			matchesAsStored &&
+			!record.gone &&
+			(!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore);
 		const may = watched && record.created >= from && matchesAsStored;
 		if (asNew.length > 1) failures.push(`${key} emitted ${asNew.length} times as new`);
-		if (must && asNew.length === 0) failures.push(`${key} (created ${record.created}, stored ${record.storedAt}${record.late ? ', late' : ''}) never emitted`);
-		if (!may && asNew.length > 0) failures.push(`${key} (created ${record.created}, stored ${record.storedAt}) emitted though out of reach or filtered`);
+		if (must && asNew.length === 0)
+			failures.push(
+				`${key} (created ${record.created}, stored ${record.storedAt}${record.late ? ', late' : ''}) never emitted`,
+			);
+		if (!may && asNew.length > 0)
+			failures.push(
+				`${key} (created ${record.created}, stored ${record.storedAt}) emitted though out of reach or filtered`,
+			);
 		for (const entry of asNew) {
 			if (settings.waitSeconds !== undefined && record.kind === 'response') {
-				const complete = entry.item.completed === true || (typeof entry.item.text === 'string' && entry.item.text !== '') || entry.at - record.created >= settings.waitSeconds;
+				const complete =
+					entry.item.completed === true ||
+					(typeof entry.item.text === 'string' && entry.item.text !== '') ||
+					entry.at - record.created >= settings.waitSeconds;
 				if (!complete) failures.push(`${key} emitted at ${entry.at} before it was complete`);
 			}
 		}
 		if (record.kind !== 'response' || !settings.events.includes('responseUpdated')) continue;
 		const updates = emissions.filter((entry) => entry.event === 'responseUpdated');
 		const versions = updates.map((entry) => versionKey(entry.item));
-		if (new Set(versions).size !== versions.length) failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
-		// A late import in reach of New Response, older than the window it arrived in, arrived: it did not change.
-		const arrived = record.late && inReach && record.completeBefore !== undefined && record.created <= record.completeBefore;
+		if (new Set(versions).size !== versions.length)
+			failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
+		// A late import in reach of New Response, older than the window it arrived in, arrived: it did
+		// not change.
+		const arrived =
+			record.late &&
+			inReach &&
+			record.completeBefore !== undefined &&
+			record.created <= record.completeBefore;
 		for (const entry of updates) {
-			if (entry.item.updated_at === entry.item.created_at) failures.push(`${key} emitted as a change without one`);
-			if (arrived && secondsOf(entry.item.updated_at) === record.versions[0].stamp) failures.push(`${key} emitted its late arrival as a change`);
+			if (entry.item.updated_at === entry.item.created_at)
+				failures.push(`${key} emitted as a change without one`);
+			if (arrived && secondsOf(entry.item.updated_at) === record.versions[0].stamp)
+				failures.push(`${key} emitted its late arrival as a change`);
 		}
 		const stored = world.fake.account.responses.get(record.id);
 		const lastChange = record.versions.at(-1);
-		// A late import's first sighting is its arrival: a change counts once a poll has seen it stored.
-		const changedLast = lastChange && record.versions.length > 1 && lastChange.changed && (!record.late || lastChange.pollsBefore > record.versions[0].pollsBefore);
+		// A late import's first sighting is its arrival: a change counts once a poll has seen it
+		// stored.
+		const changedLast =
+			lastChange &&
+			record.versions.length > 1 &&
+			lastChange.changed &&
+			(!record.late || lastChange.pollsBefore > record.versions[0].pollsBefore);
 		const listed = stored && (settings.includeExcluded || !stored.excludedFromCalculations);
-		if (stored && listed && changedLast && !record.gone && lastChange.stamp >= from && passesFixedFilters(record, settings) && (!settings.onlyWithComment || stored.text)) {
+		if (
+			stored &&
+			listed &&
+			changedLast &&
+			!record.gone &&
+			lastChange.stamp >= from &&
+			passesFixedFilters(record, settings) &&
+			(!settings.onlyWithComment || stored.text)
+		) {
 			const last = updates.at(-1);
-			if (!last || last.item.text !== stored.text || JSON.stringify(last.item.tags) !== JSON.stringify(stored.tags) || last.item.completed !== stored.completed) {
-				failures.push(`${key} last change (text ${stored.text}, tags ${stored.tags.join(',')}) not emitted last`);
+			if (
+				!last ||
+				last.item.text !== stored.text ||
+				JSON.stringify(last.item.tags) !== JSON.stringify(stored.tags) ||
+				last.item.completed !== stored.completed
+			) {
+				failures.push(
+					`${key} last change (text ${stored.text}, tags ${stored.tags.join(',')}) not emitted last`,
+				);
 			}
 		}
 	}
 	for (const entry of world.emitted) {
 		const key = `${entry.event === 'decline' ? 'decline' : 'response'}:${entry.id}`;
-		if (!world.records.has(key)) failures.push(`emitted ${entry.event} ${entry.id}, a record the schedule never stored`);
-		if (!settings.events.includes(entry.event)) failures.push(`emitted ${entry.event} ${entry.id}, an event not watched`);
+		if (!world.records.has(key))
+			failures.push(`emitted ${entry.event} ${entry.id}, a record the schedule never stored`);
+		if (!settings.events.includes(entry.event))
+			failures.push(`emitted ${entry.event} ${entry.id}, an event not watched`);
 	}
 	return failures;
 }
@@ -355,7 +526,8 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	for (let step = 0; step < steps; step++) {
 		// Something may be stored in the very second the last poll read, just after it.
 		if (random.chance(0.3)) world.act();
-		const gap = (random.chance(0.8) ? random.pick(GAPS) : random.int(1, 7200)) * 1000 + random.int(-400, 400);
+		const gap =
+			(random.chance(0.8) ? random.pick(GAPS) : random.int(1, 7200)) * 1000 + random.int(-400, 400);
 		let elapsed = 0;
 		for (let action = random.int(0, 5); action > 0; action--) {
 			const at = random.int(elapsed, gap);
@@ -383,7 +555,20 @@ describe('Wootric Trigger: the model of the service over time', () => {
 
 	beforeAll(async () => {
 		// Only Date is the test's: timers, sockets and n8n's engine run on real time.
-		jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+		jest.useFakeTimers({
+			doNotFake: [
+				'hrtime',
+				'nextTick',
+				'performance',
+				'queueMicrotask',
+				'setImmediate',
+				'clearImmediate',
+				'setInterval',
+				'clearInterval',
+				'setTimeout',
+				'clearTimeout',
+			],
+		});
 		jest.setSystemTime(Date.UTC(2026, 10, 23, 12, 0, 0));
 		fake = await startFakeWootric();
 	});
@@ -399,7 +584,11 @@ describe('Wootric Trigger: the model of the service over time', () => {
 			const failures = await runSchedule(fake, seed);
 			if (failures.length > 0) failed.push({ seed, failures: failures.slice(0, 5) });
 		}
-		// The seeds print on failure: TRIGGER_MODEL_FIRST_SEED=<seed> TRIGGER_MODEL_SCHEDULES=1 replays one.
-		expect({ schedulesFailed: failed.length, first: failed.slice(0, 5) }).toEqual({ schedulesFailed: 0, first: [] });
+		// The seeds print on failure: TRIGGER_MODEL_FIRST_SEED=<seed> TRIGGER_MODEL_SCHEDULES=1 replays
+		// one.
+		expect({ schedulesFailed: failed.length, first: failed.slice(0, 5) }).toEqual({
+			schedulesFailed: 0,
+			first: [],
+		});
 	}, 1_200_000);
 });

@@ -1,21 +1,40 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { addResponse, changeResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
+import {
+	addResponse,
+	changeResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
 import { TriggerSession } from '../support/wootric';
 
 /**
- * What went wrong with the trigger's cursor before its redesign, each as it was reproduced: poll gaps of
- * n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone, Lookback at activation,
- * and a second holding more than a window. The host's clock (Date) is the test's and moves with the
- * service's, as time passes for both.
+ * What went wrong with the trigger's cursor before its redesign, each as it was reproduced: poll
+ * gaps of n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone,
+ * Lookback at activation, and a second holding more than a window. The host's clock (Date) is the
+ * test's and moves with the service's, as time passes for both.
  */
 describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
 	let user: EndUser;
 
 	beforeAll(() => {
-		jest.useFakeTimers({ doNotFake: ['hrtime', 'nextTick', 'performance', 'queueMicrotask', 'setImmediate', 'clearImmediate', 'setInterval', 'clearInterval', 'setTimeout', 'clearTimeout'] });
+		jest.useFakeTimers({
+			doNotFake: [
+				'hrtime',
+				'nextTick',
+				'performance',
+				'queueMicrotask',
+				'setImmediate',
+				'clearImmediate',
+				'setInterval',
+				'clearInterval',
+				'setTimeout',
+				'clearTimeout',
+			],
+		});
 		jest.setSystemTime(Date.UTC(2026, 10, 20, 12, 0, 0, 400));
 	});
 	afterAll(() => jest.useRealTimers());
@@ -28,33 +47,57 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 	const now = () => fake.clock.now();
 	/** Time passes on both clocks. */
 	const wait = (seconds: number) => jest.setSystemTime(Date.now() + seconds * 1000);
-	const store = (fields: Partial<SurveyResponse> = {}) => addResponse(fake.account, fake.store, { endUserId: user.id, score: 3, createdAt: now(), ...fields });
+	const store = (fields: Partial<SurveyResponse> = {}) =>
+		addResponse(fake.account, fake.store, {
+			endUserId: user.id,
+			score: 3,
+			createdAt: now(),
+			...fields,
+		});
 	const listRequests = () => fake.requestsTo('/v1/responses', 'GET');
 	const ids = (items: IDataObject[]) => items.map((item) => Number(item.id));
 	const stateSize = (session: TriggerSession) => JSON.stringify(session.staticData).length;
 
-	it.each(['response', 'responseUpdated'] as const)('1. %s: a record stored in the second of the last read comes with polls a minute apart', async (event) => {
-		const session = new TriggerSession(fake, { events: [event] });
-		await session.poll();
-		wait(5);
-		const a = store({ text: null, completed: false, createdAt: now() - 3 });
-		if (event === 'responseUpdated') changeResponse(fake.account, fake.store, a.id, { text: 'first' }, now());
-		await session.poll();
-		// In the same second, after that read.
-		const b = event === 'response' ? store() : changeResponse(fake.account, fake.store, store({ createdAt: now() - 3 }).id, { text: 'second' }, now());
-		wait(60);
-		await session.poll();
-		wait(60);
-		await session.poll();
+	it.each(['response', 'responseUpdated'] as const)(
+		'1. %s: a record stored in the second of the last read comes with polls a minute apart',
+		async (event) => {
+			const session = new TriggerSession(fake, { events: [event] });
+			await session.poll();
+			wait(5);
+			const a = store({ text: null, completed: false, createdAt: now() - 3 });
+			if (event === 'responseUpdated')
+				changeResponse(fake.account, fake.store, a.id, { text: 'first' }, now());
+			await session.poll();
+			// In the same second, after that read.
+			const b =
+				event === 'response'
+					? store()
+					: changeResponse(
+							fake.account,
+							fake.store,
+							store({ createdAt: now() - 3 }).id,
+							{ text: 'second' },
+							now(),
+						);
+			wait(60);
+			await session.poll();
+			wait(60);
+			await session.poll();
 
-		expect(ids(session.emitted)).toEqual([a.id, b.id]);
-	});
+			expect(ids(session.emitted)).toEqual([a.id, b.id]);
+		},
+	);
 
 	it('2. Lookback of 10,080 minutes over 25,000 responses of three days: each once, then idle polls read nothing twice', async () => {
 		const start = now();
-		const responses = Array.from({ length: 25_000 }, (_, index) => store({ createdAt: start + Math.floor((index * 3 * 86_400) / 25_000) }));
+		const responses = Array.from({ length: 25_000 }, (_, index) =>
+			store({ createdAt: start + Math.floor((index * 3 * 86_400) / 25_000) }),
+		);
 		wait(3 * 86_400 + 60);
-		const session = new TriggerSession(fake, { events: ['response'], options: { lookbackMinutes: 10_080, startFrom: new Date(start * 1000).toISOString() } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { lookbackMinutes: 10_080, startFrom: new Date(start * 1000).toISOString() },
+		});
 
 		const perPoll: number[] = [];
 		for (let poll = 0; poll < 5; poll++) {
@@ -73,11 +116,16 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 	});
 
 	it('2. Wait Until Complete with 1,440 minutes: one response waiting and 20,100 after it, each once, one request per idle poll', async () => {
-		const session = new TriggerSession(fake, { events: ['response'], options: { waitUntilComplete: true, completeAfterMinutes: 1440 } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { waitUntilComplete: true, completeAfterMinutes: 1440 },
+		});
 		await session.poll();
 		wait(1);
 		const waiting = store({ completed: false });
-		const after = Array.from({ length: 20_100 }, (_, index) => store({ createdAt: now() + 1 + Math.floor(index / 10), completed: true }));
+		const after = Array.from({ length: 20_100 }, (_, index) =>
+			store({ createdAt: now() + 1 + Math.floor(index / 10), completed: true }),
+		);
 		wait(2100);
 		for (let poll = 0; poll < 4; poll++) {
 			await session.poll();
@@ -96,13 +144,17 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 	});
 
 	it('3. one response waiting and 2,000 newer: an idle poll costs one request; 200,000 waiting ones do not break the poll', async () => {
-		const session = new TriggerSession(fake, { events: ['response'], options: { waitUntilComplete: true } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { waitUntilComplete: true },
+		});
 		await session.poll();
 		wait(1);
 		store({ completed: false });
 		wait(1);
 		const second = now();
-		for (let index = 0; index < 2000; index++) store({ completed: true, createdAt: second + Math.floor(index / 20) });
+		for (let index = 0; index < 2000; index++)
+			store({ completed: true, createdAt: second + Math.floor(index / 20) });
 		wait(130);
 		await session.poll();
 		wait(60);
@@ -113,7 +165,10 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		expect(cursor.waiting).toHaveLength(1);
 
 		// As many waiting as a very busy account could hold: all due at once, none still listed.
-		cursor.waiting = Array.from({ length: 200_000 }, (_, index) => [10_000_000 + index, now() - 600]);
+		cursor.waiting = Array.from({ length: 200_000 }, (_, index) => [
+			10_000_000 + index,
+			now() - 600,
+		]);
 		const due = await session.poll();
 
 		expect(idleRequests).toBe(1);
@@ -126,19 +181,32 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		const tenInNewYork = Date.UTC(2026, 10, 20, 15, 0, 0) / 1000;
 		const before = store({ createdAt: tenInNewYork - 1 });
 		const at = store({ createdAt: tenInNewYork });
-		const session = new TriggerSession(fake, { events: ['response'], options: { startFrom: '2026-11-20T10:00:00' } }, {}, 'America/New_York');
+		const session = new TriggerSession(
+			fake,
+			{ events: ['response'], options: { startFrom: '2026-11-20T10:00:00' } },
+			{},
+			'America/New_York',
+		);
 
 		const first = await session.poll();
-		const wrong = await new TriggerSession(fake, { events: ['response'], options: { startFrom: 'next Tuesday' } }).poll();
+		const wrong = await new TriggerSession(fake, {
+			events: ['response'],
+			options: { startFrom: 'next Tuesday' },
+		}).poll();
 
 		expect(ids(first.items)).toEqual([at.id]);
 		expect(ids(first.items)).not.toContain(before.id);
-		expect(wrong.error?.message).toMatch(/^Start From must be a date \(ISO 8601, e\.g\. 2026-01-31T12:00:00Z\) or UNIX seconds \(got "next Tuesday"\)/);
+		expect(wrong.error?.message).toMatch(
+			/^Start From must be a date \(ISO 8601, e\.g\. 2026-01-31T12:00:00Z\) or UNIX seconds \(got "next Tuesday"\)/,
+		);
 	});
 
 	it('5. Lookback at activation emits nothing stored before the trigger was activated', async () => {
 		const before = Array.from({ length: 5 }, () => store({ createdAt: now() - 300 }));
-		const session = new TriggerSession(fake, { events: ['response'], options: { lookbackMinutes: 10 } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { lookbackMinutes: 10 },
+		});
 		await session.poll();
 		wait(60);
 		const after = store();
@@ -149,37 +217,44 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		expect(ids(session.emitted)).not.toEqual(expect.arrayContaining([before[0].id]));
 	});
 
-	describe.each(['reversed', 'idAscending'] as const)('6. a second of 1,600 records, ties %s', (tieOrder) => {
-		it('is read without depending on how ties are ordered: every record once, or a warning of what could not be read; once, not again on every poll', async () => {
-			fake.tieOrder = tieOrder;
-			const session = new TriggerSession(fake, { events: ['response'] });
-			await session.poll();
-			wait(1);
-			const second = now();
-			const cluster = Array.from({ length: 1600 }, () => store({ createdAt: second }));
-			wait(30);
+	describe.each(['reversed', 'idAscending'] as const)(
+		'6. a second of 1,600 records, ties %s',
+		(tieOrder) => {
+			it('is read without depending on how ties are ordered: every record once, or a warning of what could not be read; once, not again on every poll', async () => {
+				fake.tieOrder = tieOrder;
+				const session = new TriggerSession(fake, { events: ['response'] });
+				await session.poll();
+				wait(1);
+				const second = now();
+				const cluster = Array.from({ length: 1600 }, () => store({ createdAt: second }));
+				wait(30);
 
-			const poll = await session.poll();
-			const requests = listRequests().length;
-			wait(60);
-			const idle = await session.poll();
+				const poll = await session.poll();
+				const requests = listRequests().length;
+				wait(60);
+				const idle = await session.poll();
 
-			const responses = poll.items.filter((item) => item.event === 'response');
-			const warnings = poll.items.filter((item) => item.event === 'warning');
-			expect(new Set(ids(responses)).size).toBe(responses.length);
-			if (responses.length < cluster.length) {
-				expect(warnings).toEqual([expect.objectContaining({ warning: expect.stringMatching(/could not all be read/) })]);
-			} else {
-				expect(ids(responses).sort((a, b) => a - b)).toEqual(cluster.map((response) => response.id));
-				expect(warnings).toEqual([]);
-			}
-			// Read in one poll: the first poll's request, the 30 pages that found the second, its other end up to
-			// where the two ends meet (3 pages reversed; else 1, and a page either side of its created second),
-			// the empty page past it, and one look at the last 10 seconds for records changed while it paged;
-			// an idle poll after it is one request.
-			expect(requests).toBeLessThanOrEqual(1 + 30 + 3 + 1 + 1);
-			expect(idle.result).toBeNull();
-			expect(listRequests().length - requests).toBe(1);
-		});
-	});
+				const responses = poll.items.filter((item) => item.event === 'response');
+				const warnings = poll.items.filter((item) => item.event === 'warning');
+				expect(new Set(ids(responses)).size).toBe(responses.length);
+				if (responses.length < cluster.length) {
+					expect(warnings).toEqual([
+						expect.objectContaining({ warning: expect.stringMatching(/could not all be read/) }),
+					]);
+				} else {
+					expect(ids(responses).sort((a, b) => a - b)).toEqual(
+						cluster.map((response) => response.id),
+					);
+					expect(warnings).toEqual([]);
+				}
+				// Read in one poll: the first poll's request, the 30 pages that found the second, its other
+				// end up to where the two ends meet (3 pages reversed; else 1, and a page either side of
+				// its created second), the empty page past it, and one look at the last 10 seconds for
+				// records changed while it paged; an idle poll after it is one request.
+				expect(requests).toBeLessThanOrEqual(1 + 30 + 3 + 1 + 1);
+				expect(idle.result).toBeNull();
+				expect(listRequests().length - requests).toBe(1);
+			});
+		},
+	);
 });

@@ -1,30 +1,62 @@
-import { addDecline, addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
+import {
+	addDecline,
+	addResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
 import type { EndUser } from '../fake/store';
-import { cursorOf, listRequestBound, requestsSeen, TriggerSession, updatedSinceQuery } from '../support/wootric';
+import {
+	cursorOf,
+	listRequestBound,
+	requestsSeen,
+	TriggerSession,
+	updatedSinceQuery,
+} from '../support/wootric';
 
-/** The Wootric Trigger through n8n's poll machinery, many polls with static data kept, against the fake. */
+/**
+ * The Wootric Trigger through n8n's poll machinery, many polls with static data kept, against the
+ * fake.
+ */
 describe('Wootric Trigger', () => {
 	let fake: FakeWootric;
 	let user: EndUser;
 
 	beforeEach(async () => {
 		fake = await startFakeWootric();
-		user = createEndUser(fake.account, fake.store, 'ada@example.com', { externalId: 'crm-1', properties: { plan: 'pro' } });
+		user = createEndUser(fake.account, fake.store, 'ada@example.com', {
+			externalId: 'crm-1',
+			properties: { plan: 'pro' },
+		});
 	});
 	afterEach(async () => await fake.close());
 
 	const listRequests = (path: string) => fake.requestsTo(path, 'GET');
 	/** Responses one second apart from `start` (default: after now), scores cycling 0..10. */
-	const insertResponses = (count: number, start = fake.clock.now() + 1, secondOf = (index: number) => start + index) =>
+	const insertResponses = (
+		count: number,
+		start = fake.clock.now() + 1,
+		secondOf = (index: number) => start + index,
+	) =>
 		Array.from({ length: count }, (_, index) =>
-			addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, text: index % 3 ? `comment ${index}` : null, createdAt: secondOf(index) }),
+			addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: index % 11,
+				text: index % 3 ? `comment ${index}` : null,
+				createdAt: secondOf(index),
+			}),
 		);
-	/** Moves the service's clock on until `second` is `by` seconds old, as time passes after records are stored. */
-	const letTimePass = (second: number, by: number) => fake.clock.advance(second + by - fake.clock.now());
+	/**
+	 * Moves the service's clock on until `second` is `by` seconds old, as time passes after records
+	 * are stored.
+	 */
+	const letTimePass = (second: number, by: number) =>
+		fake.clock.advance(second + by - fake.clock.now());
 	const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
 
 	it('starts from the service’s now on its first poll (one request per endpoint), then an idle poll costs exactly one request per endpoint', async () => {
-		// The service's clock is an hour behind the n8n host's: the cursor starts at the service's second.
+		// The service's clock is an hour behind the n8n host's: the cursor starts at the service's
+		// second.
 		fake.clock.advance(-3600);
 		const history = insertResponses(5, fake.clock.now() - 100);
 		addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: fake.clock.now() - 50 });
@@ -50,13 +82,27 @@ describe('Wootric Trigger', () => {
 			responses: { complete: from - 1, from, storedThrough: 0, recent: [] },
 			declines: { complete: declinesFrom - 1, from: declinesFrom, storedThrough: 0, recent: [] },
 		});
-		const request = (path: string, rawQuery: string) => ({ method: 'GET', path, rawQuery, rawBody: '', status: 200 });
-		expect(firstRequests).toEqual([request('/v1/declines', 'page=1&per_page=1'), request('/v1/responses', 'page=1&per_page=1')]);
-		expect(requestsSeen(fake).slice(2).sort(byPath)).toEqual([request('/v1/declines', updatedSinceQuery(declinesFrom)), request('/v1/responses', updatedSinceQuery(from))]);
+		const request = (path: string, rawQuery: string) => ({
+			method: 'GET',
+			path,
+			rawQuery,
+			rawBody: '',
+			status: 200,
+		});
+		expect(firstRequests).toEqual([
+			request('/v1/declines', 'page=1&per_page=1'),
+			request('/v1/responses', 'page=1&per_page=1'),
+		]);
+		expect(requestsSeen(fake).slice(2).sort(byPath)).toEqual([
+			request('/v1/declines', updatedSinceQuery(declinesFrom)),
+			request('/v1/responses', updatedSinceQuery(from)),
+		]);
 	});
 
 	it('signs in once for endpoints read at the same time without a token, and reads New and Updated Response in one request', async () => {
-		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated', 'decline'] });
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated', 'decline'],
+		});
 		fake.latencyMs = 20;
 
 		const first = await session.poll();
@@ -64,11 +110,16 @@ describe('Wootric Trigger', () => {
 
 		expect(first.error).toBeUndefined();
 		expect(poll.error).toBeUndefined();
-		expect(fake.requestsTo('/oauth/token').map((request) => request.body.grant_type)).toEqual(['password']);
+		expect(fake.requestsTo('/oauth/token').map((request) => request.body.grant_type)).toEqual([
+			'password',
+		]);
 		expect(fake.requestsTo('/oauth/token')).toHaveLength(1);
 		expect(fake.apiRequests().map((request) => request.status)).toEqual([200, 200, 200, 200]);
 		const { from } = cursorOf(session, 'responses');
-		expect(listRequests('/v1/responses').map((request) => request.rawQuery)).toEqual(['page=1&per_page=1', updatedSinceQuery(from)]);
+		expect(listRequests('/v1/responses').map((request) => request.rawQuery)).toEqual([
+			'page=1&per_page=1',
+			updatedSinceQuery(from),
+		]);
 		expect(listRequests('/v1/declines')).toHaveLength(2);
 	});
 
@@ -76,7 +127,10 @@ describe('Wootric Trigger', () => {
 		const session = new TriggerSession(fake, { events: ['response', 'decline'] });
 		await session.poll();
 		const now = fake.clock.now();
-		const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: now + 1 });
+		const decline = addDecline(fake.account, fake.store, {
+			endUserId: user.id,
+			createdAt: now + 1,
+		});
 		const [response] = insertResponses(1, now + 2);
 		fake.latencyMs = 50;
 		fake.mostAtOnce = 0;
@@ -96,7 +150,9 @@ describe('Wootric Trigger', () => {
 		await session.poll();
 		const { from } = cursorOf(session, 'responses');
 		const start = from + 1;
-		const burst = insertResponses(5000, start, (index) => (index < 600 ? start + index : index < 720 ? start + 600 : start + index - 119));
+		const burst = insertResponses(5000, start, (index) =>
+			index < 600 ? start + index : index < 720 ? start + 600 : start + index - 119,
+		);
 		// The burst was stored over 81 minutes; the trigger reads it half a minute after the last one.
 		letTimePass(burst[4999].createdAt, 30);
 		const before = listRequests('/v1/responses').length;
@@ -111,15 +167,25 @@ describe('Wootric Trigger', () => {
 		expect(burstRequests[0].rawQuery).toBe(updatedSinceQuery(from));
 		expect(burstRequests.length).toBeLessThanOrEqual(listRequestBound(5000));
 		expect(complete).toBeGreaterThanOrEqual(burst[4999].createdAt);
-		expect(listRequests('/v1/responses').slice(before + burstRequests.length).map((request) => request.rawQuery)).toEqual([updatedSinceQuery(complete + 1)]);
+		expect(
+			listRequests('/v1/responses')
+				.slice(before + burstRequests.length)
+				.map((request) => request.rawQuery),
+		).toEqual([updatedSinceQuery(complete + 1)]);
 		expect(after.result).toBeNull();
-		expect(session.emitted[0]).toMatchObject({ event: 'response', id: burst[0].id, score: 0, end_user_id: user.id });
+		expect(session.emitted[0]).toMatchObject({
+			event: 'response',
+			id: burst[0].id,
+			score: 0,
+			end_user_id: user.id,
+		});
 	});
 
 	it('emits responses stored while it pages, in that poll or the next, never twice', async () => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();
-		// 50 responses in each of four seconds, the last two seconds ago: the poll reads them on four pages.
+		// 50 responses in each of four seconds, the last two seconds ago: the poll reads them on four
+		// pages.
 		const start = fake.clock.now() + 1;
 		const first = insertResponses(200, start, (index) => start + Math.floor(index / 50));
 		const latest = first[first.length - 1].createdAt;
@@ -127,14 +193,19 @@ describe('Wootric Trigger', () => {
 		let late: ReturnType<typeof insertResponses> = [];
 		fake.arrivalHooks.push((request) => {
 			if (request.query.page === '3' && late.length === 0) {
-				// Stored now: three stamped five seconds ago (the second of page 1, read already), three in the next second.
-				late = [...insertResponses(3, start, () => start), ...insertResponses(3, latest + 1, () => latest + 1)];
+				// Stored now: three stamped five seconds ago (the second of page 1, read already), three in
+				// the next second.
+				late = [
+					...insertResponses(3, start, () => start),
+					...insertResponses(3, latest + 1, () => latest + 1),
+				];
 			}
 		});
 
 		await session.poll();
 		await session.poll();
-		// Time passes: a poll reads those seconds once more, for good, and the next has nothing to read again.
+		// Time passes: a poll reads those seconds once more, for good, and the next has nothing to read
+		// again.
 		fake.clock.advance(15);
 		const settled = await session.poll();
 		const before = listRequests('/v1/responses').length;
@@ -142,7 +213,9 @@ describe('Wootric Trigger', () => {
 
 		expect(late).toHaveLength(6);
 		const expected = [...first, ...late].map((response) => response.id).sort((a, b) => a - b);
-		expect(session.emitted.map((item) => item.id).sort((a, b) => Number(a) - Number(b))).toEqual(expected);
+		expect(session.emitted.map((item) => item.id).sort((a, b) => Number(a) - Number(b))).toEqual(
+			expected,
+		);
 		expect(settled.result).toBeNull();
 		expect(idle.result).toBeNull();
 		expect(listRequests('/v1/responses')).toHaveLength(before + 1);
@@ -156,7 +229,12 @@ describe('Wootric Trigger', () => {
 		letTimePass(burst[399].createdAt, 30);
 		const before = JSON.stringify(session.staticData);
 		// Page 7 fails every try of this poll (the page asked for ahead and every retry).
-		fake.faults.inject({ path: '/v1/responses', when: (request) => request.query.page === '7', times: Infinity, fault: { kind: 'status', status: 500 } });
+		fake.faults.inject({
+			path: '/v1/responses',
+			when: (request) => request.query.page === '7',
+			times: Infinity,
+			fault: { kind: 'status', status: 500 },
+		});
 
 		const failed = await session.poll();
 		fake.faults.clear();
@@ -173,18 +251,35 @@ describe('Wootric Trigger', () => {
 	});
 
 	it('filters responses by category, score and comment; lets declines through; tells the events apart, oldest first', async () => {
-		const session = new TriggerSession(fake, { events: ['response', 'decline'], filters: { categories: ['detractor'], minScore: 2, onlyWithComment: true } });
+		const session = new TriggerSession(fake, {
+			events: ['response', 'decline'],
+			filters: { categories: ['detractor'], minScore: 2, onlyWithComment: true },
+		});
 		await session.poll();
 		const now = fake.clock.now();
 		const responses = insertResponses(11, now + 1);
-		const decline = addDecline(fake.account, fake.store, { endUserId: user.id, createdAt: now + 4 });
-		const excluded = addResponse(fake.account, fake.store, { endUserId: user.id, score: 1, text: 'excluded', createdAt: now + 2, excludedFromCalculations: true });
+		const decline = addDecline(fake.account, fake.store, {
+			endUserId: user.id,
+			createdAt: now + 4,
+		});
+		const excluded = addResponse(fake.account, fake.store, {
+			endUserId: user.id,
+			score: 1,
+			text: 'excluded',
+			createdAt: now + 2,
+			excludedFromCalculations: true,
+		});
 
 		const poll = await session.poll();
 
-		const wanted = responses.filter((response) => response.score >= 2 && response.score <= 6 && response.text);
+		const wanted = responses.filter(
+			(response) => response.score >= 2 && response.score <= 6 && response.text,
+		);
 		expect(poll.items.map((item) => [item.event, item.id])).toEqual(
-			[...wanted.map((response) => ['response', response.id, response.createdAt] as const), ['decline', decline.id, decline.createdAt] as const]
+			[
+				...wanted.map((response) => ['response', response.id, response.createdAt] as const),
+				['decline', decline.id, decline.createdAt] as const,
+			]
 				.sort((a, b) => a[2] - b[2] || a[0].localeCompare(b[0]))
 				.map(([event, id]) => [event, id]),
 		);
@@ -193,24 +288,43 @@ describe('Wootric Trigger', () => {
 
 	it('with Include End User adds each end user once per poll; a deleted one is marked', async () => {
 		const other = createEndUser(fake.account, fake.store, 'grace@example.com');
-		const session = new TriggerSession(fake, { events: ['response'], options: { includeEndUser: true, simplify: true } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { includeEndUser: true, simplify: true },
+		});
 		await session.poll();
 		insertResponses(3);
-		addResponse(fake.account, fake.store, { endUserId: other.id, score: 9, createdAt: fake.clock.now() + 10 });
+		addResponse(fake.account, fake.store, {
+			endUserId: other.id,
+			score: 9,
+			createdAt: fake.clock.now() + 10,
+		});
 		fake.account.endUsers.delete(other.id);
 
 		const poll = await session.poll();
 
 		expect(poll.items.map((item) => item.end_user)).toEqual([
-			...Array(3).fill({ properties: {}, id: user.id, email: 'ada@example.com', external_id: 'crm-1', current_properties: { plan: 'pro' } }),
+			...Array(3).fill({
+				properties: {},
+				id: user.id,
+				email: 'ada@example.com',
+				external_id: 'crm-1',
+				current_properties: { plan: 'pro' },
+			}),
 			{ properties: {}, deleted: true },
 		]);
 		expect(fake.requestsTo(`/v1/end_users/${user.id}`)).toHaveLength(1);
-		expect(poll.items[0]).toMatchObject({ nps_category: 'detractor', created_at: expect.stringMatching(/Z$/) });
+		expect(poll.items[0]).toMatchObject({
+			nps_category: 'detractor',
+			created_at: expect.stringMatching(/Z$/),
+		});
 	});
 
 	it('returns the newest matching record in manual mode and leaves the cursor alone', async () => {
-		const session = new TriggerSession(fake, { events: ['response'], filters: { categories: ['promoter'] } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			filters: { categories: ['promoter'] },
+		});
 		await session.poll();
 		const responses = insertResponses(30);
 		const state = JSON.stringify(session.staticData);
@@ -218,42 +332,65 @@ describe('Wootric Trigger', () => {
 		const sample = await session.poll('manual');
 
 		const newestPromoter = responses.filter((response) => response.score >= 9).pop()!;
-		expect(sample.items).toEqual([expect.objectContaining({ event: 'response', id: newestPromoter.id })]);
+		expect(sample.items).toEqual([
+			expect.objectContaining({ event: 'response', id: newestPromoter.id }),
+		]);
 		expect(JSON.stringify(session.staticData)).toBe(state);
-		expect((await session.poll()).items).toHaveLength(responses.filter((response) => response.score >= 9).length);
+		expect((await session.poll()).items).toHaveLength(
+			responses.filter((response) => response.score >= 9).length,
+		);
 	});
 
 	it('starts from Start From on its first poll, in one request', async () => {
 		const now = fake.clock.now();
 		const old = insertResponses(3, now - 3600);
 		const older = insertResponses(2, now - 7200);
-		const session = new TriggerSession(fake, { events: ['response'], options: { startFrom: new Date((now - 4000) * 1000).toISOString() } });
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { startFrom: new Date((now - 4000) * 1000).toISOString() },
+		});
 
 		const poll = await session.poll();
 
 		expect(poll.items.map((item) => item.id)).toEqual(old.map((response) => response.id));
 		expect(poll.items.map((item) => item.id)).not.toEqual(expect.arrayContaining([older[0].id]));
 		expect(poll.items.map((item) => item.id)).not.toEqual(expect.arrayContaining([older[1].id]));
-		expect(requestsSeen(fake).map((request) => [request.path, request.rawQuery])).toEqual([['/v1/responses', updatedSinceQuery(now - 4000)]]);
+		expect(requestsSeen(fake).map((request) => [request.path, request.rawQuery])).toEqual([
+			['/v1/responses', updatedSinceQuery(now - 4000)],
+		]);
 		expect(cursorOf(session, 'responses').from).toBe(now - 4000);
 	});
 
 	it('with a Lookback emits responses stored late with an older created_at within it, once, as new (not changed); none created beyond it or before activation', async () => {
-		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated'], options: { lookbackMinutes: 10 } });
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated'],
+			options: { lookbackMinutes: 10 },
+		});
 		await session.poll();
 		const { from } = cursorOf(session, 'responses');
 		/** Responses an import stores now, with older created_at (updated_at: now). */
-		const imported = (...createdAt: number[]) => createdAt.map((second) => addResponse(fake.account, fake.store, { endUserId: user.id, score: 7, createdAt: second, updatedAt: fake.clock.now() }));
-		// Two minutes after activation, five responses are stored on time; the trigger reads them 15 s later.
+		const imported = (...createdAt: number[]) =>
+			createdAt.map((second) =>
+				addResponse(fake.account, fake.store, {
+					endUserId: user.id,
+					score: 7,
+					createdAt: second,
+					updatedAt: fake.clock.now(),
+				}),
+			);
+		// Two minutes after activation, five responses are stored on time; the trigger reads them 15 s
+		// later.
 		letTimePass(from, 120);
 		const onTime = insertResponses(5, fake.clock.now() - 5);
 		fake.clock.advance(15);
 		await session.poll();
-		const newIds = (items: Array<{ event?: unknown; id?: unknown }>) => items.filter((item) => item.event === 'response').map((item) => item.id);
+		const newIds = (items: Array<{ event?: unknown; id?: unknown }>) =>
+			items.filter((item) => item.event === 'response').map((item) => item.id);
 		// An import stores two within the Lookback: one created after activation, one before it.
 		const [early, beforeActivation] = imported(from + 30, from - 60);
 		const firstImport = await session.poll();
-		// Twenty minutes after activation, after an idle poll, another: one created within the Lookback, one after activation but beyond it.
+		// Twenty minutes after activation, after an idle poll, another: one created within the
+		// Lookback, one after activation but beyond it.
 		letTimePass(from, 1200);
 		await session.poll();
 		const { complete } = cursorOf(session, 'responses');
@@ -268,19 +405,28 @@ describe('Wootric Trigger', () => {
 		expect(newIds(firstImport.items)).toEqual([early.id]);
 		expect(newIds(secondImport.items)).toEqual([within.id]);
 		expect(later.result).toBeNull();
-		expect(newIds(session.emitted)).toEqual([...onTime, early, within].map((response) => response.id));
+		expect(newIds(session.emitted)).toEqual(
+			[...onTime, early, within].map((response) => response.id),
+		);
 		// Their arrival is not a change.
-		const changed = session.emitted.filter((item) => item.event === 'responseUpdated').map((item) => item.id);
+		const changed = session.emitted
+			.filter((item) => item.event === 'responseUpdated')
+			.map((item) => item.id);
 		expect(changed).not.toContain(early.id);
 		expect(changed).not.toContain(within.id);
 	});
 
 	it('rejects an empty event list or a minimum above the maximum, before any request', async () => {
 		const noEvents = await new TriggerSession(fake, { events: [] }).poll();
-		const badRange = await new TriggerSession(fake, { events: ['response'], filters: { minScore: 9, maxScore: 3 } }).poll();
+		const badRange = await new TriggerSession(fake, {
+			events: ['response'],
+			filters: { minScore: 9, maxScore: 3 },
+		}).poll();
 
 		expect(noEvents.error?.message).toMatch(/^Events needs at least one event/);
-		expect(badRange.error?.message).toMatch(/^Minimum Score must not be above the Maximum Score \(3\)/);
+		expect(badRange.error?.message).toMatch(
+			/^Minimum Score must not be above the Maximum Score \(3\)/,
+		);
 		expect(fake.requests).toEqual([]);
 	});
 });

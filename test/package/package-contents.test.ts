@@ -2,23 +2,39 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-/** What `npm pack` would publish: it must carry every file the manifest names and the icons they point at. */
+/**
+ * What `npm pack` would publish: it must carry every file the manifest names and the icons they
+ * point at.
+ */
 const root = path.resolve(__dirname, '../..');
 const manifest = JSON.parse(readFileSync(path.join(root, 'package.json'), 'utf8'));
 
 function packedFiles(): string[] {
-	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] });
+	const output = execFileSync('npm', ['pack', '--dry-run', '--json', '--ignore-scripts'], {
+		cwd: root,
+		encoding: 'utf8',
+		stdio: ['ignore', 'pipe', 'ignore'],
+	});
 	return JSON.parse(output)[0].files.map((file: { path: string }) => file.path);
 }
 
-/** `file:x.svg` icons of a built node or credential class (named like its file, as n8n loads it), as package paths. */
+/**
+ * `file:x.svg` icons of a built node or credential class (named like its file, as n8n loads it), as
+ * package paths.
+ */
 function iconFiles(builtFile: string): string[] {
 	const className = path.basename(builtFile).split('.')[0];
-	const Type = require(path.join(root, builtFile))[className] as new () => { icon?: unknown; description?: { icon?: unknown } };
+	const Type = require(path.join(root, builtFile))[className] as new () => {
+		icon?: unknown;
+		description?: { icon?: unknown };
+	};
 	const instance = new Type();
 	const icon = instance.description?.icon ?? instance.icon;
-	const names = typeof icon === 'string' ? [icon] : Object.values((icon ?? {}) as Record<string, string>);
-	return names.map((name) => path.posix.join(path.posix.dirname(builtFile), name.replace(/^file:/, '')));
+	const names =
+		typeof icon === 'string' ? [icon] : Object.values((icon ?? {}) as Record<string, string>);
+	return names.map((name) =>
+		path.posix.join(path.posix.dirname(builtFile), name.replace(/^file:/, '')),
+	);
 }
 
 describe('the packed package', () => {
@@ -40,11 +56,19 @@ describe('the packed package', () => {
 		const icons = iconFiles(builtFile);
 		expect(icons.length).toBeGreaterThan(0);
 		for (const icon of icons) expect(files).toContain(icon);
-		if (builtFile.endsWith('.node.js')) expect(files).toContain(builtFile.replace(/\.js$/, '.json'));
+		if (builtFile.endsWith('.node.js'))
+			expect(files).toContain(builtFile.replace(/\.js$/, '.json'));
 	});
 
 	it('ships built code only: no TypeScript sources, tests or fakes', () => {
-		expect(files.filter((file) => !file.startsWith('dist/') && file !== 'package.json' && !/^(README\.md|LICENSE)$/i.test(file))).toEqual([]);
+		expect(
+			files.filter(
+				(file) =>
+					!file.startsWith('dist/') &&
+					file !== 'package.json' &&
+					!/^(README\.md|LICENSE)$/i.test(file),
+			),
+		).toEqual([]);
 		expect(files.filter((file) => file.endsWith('.ts') || file.includes('/test/'))).toEqual([]);
 	});
 });

@@ -3,43 +3,99 @@ import path from 'node:path';
 import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
-import { replaceContents, REPO_ROOT, runNode, runPoll, type InMemoryCredentialsHelper, type RunNodeOptions } from '../harness';
+import {
+	replaceContents,
+	REPO_ROOT,
+	runNode,
+	runPoll,
+	type InMemoryCredentialsHelper,
+	type RunNodeOptions,
+} from '../harness';
 
-/** The built transport's defaults (dist/, the files the harness runs). Loads nothing else, so useFastRetries can still replace them. */
+/**
+ * The built transport's defaults (dist/, the files the harness runs). Loads nothing else, so
+ * useFastRetries can still replace them.
+ */
 const DEFAULTS_MODULE = path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/defaults');
 type Defaults = typeof import('../../nodes/Wootric/transport/defaults');
 
-/** How the built node reads lists: how many pages of a list may be on their way at once. Request bounds are read from it. */
+/**
+ * How the built node reads lists: how many pages of a list may be on their way at once. Request
+ * bounds are read from it.
+ */
 // eslint-disable-next-line @typescript-eslint/no-require-imports
-export const listReading = Object.freeze({ pagesInFlight: (require(DEFAULTS_MODULE) as Defaults).DEFAULT_PAGES_IN_FLIGHT });
+export const listReading = Object.freeze({
+	pagesInFlight: (require(DEFAULTS_MODULE) as Defaults).DEFAULT_PAGES_IN_FLIGHT,
+});
 
-/** At most this many requests read N records of a list: ceil(N/50) + ceil(N/1500) + the pages in flight (those asked for ahead of the end). */
-export const listRequestBound = (records: number) => Math.ceil(records / 50) + Math.ceil(records / 1500) + listReading.pagesInFlight;
+/**
+ * At most this many requests read N records of a list: ceil(N/50) + ceil(N/1500) + the pages in
+ * flight (those asked for ahead of the end).
+ */
+export const listRequestBound = (records: number) =>
+	Math.ceil(records / 50) + Math.ceil(records / 1500) + listReading.pagesInFlight;
 
 /** A "Wootric API" credential for a fake instance, password grant by default. */
-export function credentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+export function credentialsFor(
+	fake: FakeWootric,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	const { email, password } = fake.credentials;
-	return { grantType: 'password', email, password, region: 'custom', baseUrl: fake.baseUrl, ...overrides };
+	return {
+		grantType: 'password',
+		email,
+		password,
+		region: 'custom',
+		baseUrl: fake.baseUrl,
+		...overrides,
+	};
 }
 
-export function clientCredentialsFor(fake: FakeWootric, overrides: ICredentialDataDecryptedObject = {}): ICredentialDataDecryptedObject {
+export function clientCredentialsFor(
+	fake: FakeWootric,
+	overrides: ICredentialDataDecryptedObject = {},
+): ICredentialDataDecryptedObject {
 	const { clientId, clientSecret } = fake.credentials;
-	return credentialsFor(fake, { grantType: 'clientCredentials', email: '', password: '', clientId, clientSecret, ...overrides });
+	return credentialsFor(fake, {
+		grantType: 'clientCredentials',
+		email: '',
+		password: '',
+		clientId,
+		clientSecret,
+		...overrides,
+	});
 }
 
 /**
- * Runs the Wootric node through n8n's engine against the running test's fake (`fake` is called at run
- * time, as every test starts its own), with `fixed` parameters (the resource, perhaps the operation)
- * under the ones each run gives.
+ * Runs the Wootric node through n8n's engine against the running test's fake (`fake` is called at
+ * run time, as every test starts its own), with `fixed` parameters (the resource, perhaps the
+ * operation) under the ones each run gives.
  */
 export function wootricRunner(fake: () => FakeWootric, fixed: INodeParameters) {
-	return async (parameters: INodeParameters = {}, options: Pick<RunNodeOptions, 'continueOnFail' | 'inputItems'> = {}) =>
-		await runNode({ nodeType: 'wootric', parameters: { ...fixed, ...parameters }, credentials: credentialsFor(fake()), ...options });
+	return async (
+		parameters: INodeParameters = {},
+		options: Pick<RunNodeOptions, 'continueOnFail' | 'inputItems'> = {},
+	) =>
+		await runNode({
+			nodeType: 'wootric',
+			parameters: { ...fixed, ...parameters },
+			credentials: credentialsFor(fake()),
+			...options,
+		});
 }
 
-/** The data requests the fake received (sign-ins left out): method, path, query, body and status of each. */
+/**
+ * The data requests the fake received (sign-ins left out): method, path, query, body and status of
+ * each.
+ */
 export function requestsSeen(fake: FakeWootric) {
-	return fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({ method, path, rawQuery, rawBody, status }));
+	return fake.apiRequests().map(({ method, path, rawQuery, rawBody, status }) => ({
+		method,
+		path,
+		rawQuery,
+		rawBody,
+		status,
+	}));
 }
 
 /** The only data request the fake received; the test fails when there were none or several. */
@@ -53,14 +109,29 @@ export function onlyRequest(fake: FakeWootric) {
  * Stores `count` responses of one end user, one second apart from `start`, except that the records
  * numbered in `cluster` (0-based, e.g. 1441..1560) all share one second. Scores cycle 0..10.
  */
-export function seedResponses(fake: FakeWootric, count: number, options: { start?: number; cluster?: [number, number] } = {}) {
+export function seedResponses(
+	fake: FakeWootric,
+	count: number,
+	options: { start?: number; cluster?: [number, number] } = {},
+) {
 	const user = createEndUser(fake.account, fake.store, `person${fake.store.nextId()}@example.com`);
 	const start = options.start ?? fake.clock.now() - count - 100;
 	const [clusterFrom, clusterTo] = options.cluster ?? [Infinity, -Infinity];
 	const responses = [];
 	for (let index = 0; index < count; index++) {
-		const offset = index < clusterFrom ? index : index <= clusterTo ? clusterFrom : index - (clusterTo - clusterFrom);
-		responses.push(addResponse(fake.account, fake.store, { endUserId: user.id, score: index % 11, createdAt: start + offset }));
+		const offset =
+			index < clusterFrom
+				? index
+				: index <= clusterTo
+					? clusterFrom
+					: index - (clusterTo - clusterFrom);
+		responses.push(
+			addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: index % 11,
+				createdAt: start + offset,
+			}),
+		);
 	}
 	return { user, responses };
 }
@@ -74,12 +145,17 @@ export function secretsOf(fake: FakeWootric): string[] {
 		...fake.store.refreshGrants.keys(),
 		...[...fake.requests].flatMap((request) => {
 			const { refresh_token, access_token } = request.params as Record<string, unknown>;
-			return [refresh_token, access_token].filter((value): value is string => typeof value === 'string');
+			return [refresh_token, access_token].filter(
+				(value): value is string => typeof value === 'string',
+			);
 		}),
 	];
 }
 
-/** One credential kept across runs (so its token is reused), as n8n keeps a token between executions. */
+/**
+ * One credential kept across runs (so its token is reused), as n8n keeps a token between
+ * executions.
+ */
 export class StoredCredential {
 	private stored?: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string };
 
@@ -96,15 +172,18 @@ export class StoredCredential {
 }
 
 /**
- * Runs the Wootric Trigger like an active workflow does: polls with static data kept between them and
- * one stored credential (so the token is reused), collecting every emitted item.
+ * Runs the Wootric Trigger like an active workflow does: polls with static data kept between them
+ * and one stored credential (so the token is reused), collecting every emitted item.
  */
 export class TriggerSession {
 	readonly staticData: IDataObject = {};
 	readonly emitted: IDataObject[] = [];
 	private readonly credential: StoredCredential;
 
-	/** `staticData`: what an earlier session kept, for a trigger whose n8n was restarted; `timezone`: the workflow's. */
+	/**
+	 * `staticData`: what an earlier session kept, for a trigger whose n8n was restarted; `timezone`:
+	 * the workflow's.
+	 */
 	constructor(
 		fake: FakeWootric,
 		private readonly parameters: INodeParameters,
@@ -116,7 +195,14 @@ export class TriggerSession {
 	}
 
 	async poll(mode: 'trigger' | 'manual' = 'trigger') {
-		const run = await runPoll({ nodeType: 'wootricTrigger', parameters: this.parameters, mode, staticData: this.staticData, timezone: this.timezone, ...this.credential.options });
+		const run = await runPoll({
+			nodeType: 'wootricTrigger',
+			parameters: this.parameters,
+			mode,
+			staticData: this.staticData,
+			timezone: this.timezone,
+			...this.credential.options,
+		});
 		this.credential.keep(run);
 		const items = (run.result?.[0] ?? []).map((item) => item.json);
 		if (mode === 'trigger') this.emitted.push(...items);
@@ -131,19 +217,29 @@ export class TriggerSession {
 }
 
 /**
- * Shortens the transport's retry backoff and request timeout in the built node the harness loads, so
- * suites that inject hundreds of faults stay fast. The policy is the same; only its waits shrink. Jest's
- * module registry (one per test file) hands the transport a defaults module whose retry policy has them:
- * call this before the first run of the file loads the node.
+ * Shortens the transport's retry backoff and request timeout in the built node the harness loads,
+ * so suites that inject hundreds of faults stay fast. The policy is the same; only its waits
+ * shrink. Jest's module registry (one per test file) hands the transport a defaults module whose
+ * retry policy has them: call this before the first run of the file loads the node.
  */
 export function useFastRetries(backoffMs = 2, timeoutMs = 1000): void {
 	jest.doMock(DEFAULTS_MODULE, () => {
 		const defaults = jest.requireActual<Defaults>(DEFAULTS_MODULE);
-		return { ...defaults, DEFAULT_RETRY_POLICY: Object.freeze({ ...defaults.DEFAULT_RETRY_POLICY, firstBackoffMs: backoffMs, timeoutMs }) };
+		return {
+			...defaults,
+			DEFAULT_RETRY_POLICY: Object.freeze({
+				...defaults.DEFAULT_RETRY_POLICY,
+				firstBackoffMs: backoffMs,
+				timeoutMs,
+			}),
+		};
 	});
 }
 
-/** A small seeded generator (mulberry32), so a failing randomized schedule can be replayed by its seed. */
+/**
+ * A small seeded generator (mulberry32), so a failing randomized schedule can be replayed by its
+ * seed.
+ */
 export function seededRandom(seed: number) {
 	let state = seed >>> 0;
 	const next = () => {
@@ -170,4 +266,5 @@ export function cursorOf(session: TriggerSession, stream: 'responses' | 'decline
 }
 
 /** The raw query of a poll's first request: the records updated from `from` on, oldest first. */
-export const updatedSinceQuery = (from: number) => `updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;
+export const updatedSinceQuery = (from: number) =>
+	`updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;

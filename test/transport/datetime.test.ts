@@ -21,7 +21,9 @@ describe('the service’s datetime forms', () => {
 	});
 
 	it('counts whole seconds, as the created filters do', () => {
-		expect(wootricSeconds('2015-04-20T04:55:58.741-08:00')).toBe(Date.UTC(2015, 3, 20, 12, 55, 58) / 1000);
+		expect(wootricSeconds('2015-04-20T04:55:58.741-08:00')).toBe(
+			Date.UTC(2015, 3, 20, 12, 55, 58) / 1000,
+		);
 	});
 
 	it('normalizes every datetime field at any depth and leaves the rest alone', () => {
@@ -52,8 +54,12 @@ describe('serialized properties in end-user write bodies', () => {
 	});
 
 	it('leaves a hash, or an unreadable string, as it is', () => {
-		expect(parseSerializedProperties({ properties: { a: '1' } })).toEqual({ properties: { a: '1' } });
-		expect(parseSerializedProperties({ properties: 'not a hash' })).toEqual({ properties: 'not a hash' });
+		expect(parseSerializedProperties({ properties: { a: '1' } })).toEqual({
+			properties: { a: '1' },
+		});
+		expect(parseSerializedProperties({ properties: 'not a hash' })).toEqual({
+			properties: 'not a hash',
+		});
 	});
 });
 

@@ -1,14 +1,31 @@
 import { DEFAULT_RETRY_POLICY } from '../../nodes/Wootric/transport/defaults';
 import type { RequestFailure } from '../../nodes/Wootric/transport/failures';
-import { nextStep, NO_FAILURES, type Failures, type RetriedRequest } from '../../nodes/Wootric/transport/retries';
+import {
+	nextStep,
+	NO_FAILURES,
+	type Failures,
+	type RetriedRequest,
+} from '../../nodes/Wootric/transport/retries';
 
 const NOW = Date.UTC(2026, 10, 23, 12, 0, 0);
 const policy = DEFAULT_RETRY_POLICY;
 
-const status = (code: number | undefined, headers: Record<string, string> = {}): RequestFailure => ({ status: code, headers, apiMessages: [] });
-const network: RequestFailure = { status: undefined, headers: {}, apiMessages: [], code: 'ECONNRESET' };
-/** 429 whose limit resets `inSeconds` from NOW, as an absolute UNIX time (no Date header: read on this clock). */
-const rateLimited = (inSeconds: number) => status(429, { 'x-rate-limit-reset': String(NOW / 1000 + inSeconds) });
+const status = (
+	code: number | undefined,
+	headers: Record<string, string> = {},
+): RequestFailure => ({ status: code, headers, apiMessages: [] });
+const network: RequestFailure = {
+	status: undefined,
+	headers: {},
+	apiMessages: [],
+	code: 'ECONNRESET',
+};
+/**
+ * 429 whose limit resets `inSeconds` from NOW, as an absolute UNIX time (no Date header: read on
+ * this clock).
+ */
+const rateLimited = (inSeconds: number) =>
+	status(429, { 'x-rate-limit-reset': String(NOW / 1000 + inSeconds) });
 const get: RetriedRequest = { method: 'GET' };
 const post: RetriedRequest = { method: 'POST' };
 const upload: RetriedRequest = { method: 'POST', multipart: new FormData() };
@@ -16,31 +33,59 @@ const failed = (counts: Partial<Failures>): Failures => ({ ...NO_FAILURES, ...co
 
 describe('nextStep: what a request does after a failed try', () => {
 	describe('429: waited out while the limit resets within 90 s, whatever the method', () => {
-		it.each([['GET'], ['POST'], ['PUT'], ['DELETE']])('%s: waits until the reset (and 250 ms), counted as rate limited', (method) => {
-			expect(nextStep(rateLimited(10), NO_FAILURES, { method }, policy, NOW)).toEqual({ kind: 'retry', afterMs: 10_250, failures: failed({ rateLimited: 1 }) });
-		});
+		it.each([['GET'], ['POST'], ['PUT'], ['DELETE']])(
+			'%s: waits until the reset (and 250 ms), counted as rate limited',
+			(method) => {
+				expect(nextStep(rateLimited(10), NO_FAILURES, { method }, policy, NOW)).toEqual({
+					kind: 'retry',
+					afterMs: 10_250,
+					failures: failed({ rateLimited: 1 }),
+				});
+			},
+		);
 
 		it('measures the reset from the Date header where the answer has one (the service clock may be off)', () => {
 			const serviceNow = NOW / 1000 - 3600;
-			const failure = status(429, { 'x-rate-limit-reset': String(serviceNow + 5), date: new Date(serviceNow * 1000).toUTCString() });
-			expect(nextStep(failure, NO_FAILURES, get, policy, NOW)).toMatchObject({ kind: 'retry', afterMs: 5_250 });
+			const failure = status(429, {
+				'x-rate-limit-reset': String(serviceNow + 5),
+				date: new Date(serviceNow * 1000).toUTCString(),
+			});
+			expect(nextStep(failure, NO_FAILURES, get, policy, NOW)).toMatchObject({
+				kind: 'retry',
+				afterMs: 5_250,
+			});
 		});
 
 		it('waits a minute, the length of a window, when the answer says nothing of the reset', () => {
-			expect(nextStep(status(429), NO_FAILURES, get, policy, NOW)).toMatchObject({ kind: 'retry', afterMs: 60_000 });
+			expect(nextStep(status(429), NO_FAILURES, get, policy, NOW)).toMatchObject({
+				kind: 'retry',
+				afterMs: 60_000,
+			});
 		});
 
 		it('sends again at once when the reset has passed', () => {
-			expect(nextStep(rateLimited(-5), NO_FAILURES, get, policy, NOW)).toMatchObject({ kind: 'retry', afterMs: 0 });
+			expect(nextStep(rateLimited(-5), NO_FAILURES, get, policy, NOW)).toMatchObject({
+				kind: 'retry',
+				afterMs: 0,
+			});
 		});
 
 		it('fails when the limit resets later than 90 s from now', () => {
-			expect(nextStep(rateLimited(91), NO_FAILURES, get, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost: false });
+			expect(nextStep(rateLimited(91), NO_FAILURES, get, policy, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost: false,
+			});
 		});
 
 		it('fails at the sixth 429, counting every try made', () => {
-			expect(nextStep(rateLimited(1), failed({ rateLimited: 4 }), get, policy, NOW)).toMatchObject({ kind: 'retry', failures: failed({ rateLimited: 5 }) });
-			expect(nextStep(rateLimited(1), failed({ rateLimited: 5, transient: 1 }), get, policy, NOW)).toEqual({ kind: 'fail', tries: 7, notRetriedPost: false });
+			expect(nextStep(rateLimited(1), failed({ rateLimited: 4 }), get, policy, NOW)).toMatchObject({
+				kind: 'retry',
+				failures: failed({ rateLimited: 5 }),
+			});
+			expect(
+				nextStep(rateLimited(1), failed({ rateLimited: 5, transient: 1 }), get, policy, NOW),
+			).toEqual({ kind: 'fail', tries: 7, notRetriedPost: false });
 		});
 	});
 
@@ -50,20 +95,37 @@ describe('nextStep: what a request does after a failed try', () => {
 			['PUT', '503', status(503)],
 			['DELETE', 'a dropped connection', network],
 			['GET', 'malformed JSON', { ...network, code: 'MALFORMED_JSON' }],
-		])('%s after %s: waits 500, 1000, 2000 ms, then fails at the fourth try', (method, _, failure) => {
-			const request = { method };
-			expect([0, 1, 2].map((transient) => nextStep(failure, failed({ transient }), request, policy, NOW))).toEqual([
-				{ kind: 'retry', afterMs: 500, failures: failed({ transient: 1 }) },
-				{ kind: 'retry', afterMs: 1000, failures: failed({ transient: 2 }) },
-				{ kind: 'retry', afterMs: 2000, failures: failed({ transient: 3 }) },
-			]);
-			expect(nextStep(failure, failed({ transient: 3 }), request, policy, NOW)).toEqual({ kind: 'fail', tries: 4, notRetriedPost: false });
-		});
+		])(
+			'%s after %s: waits 500, 1000, 2000 ms, then fails at the fourth try',
+			(method, _, failure) => {
+				const request = { method };
+				expect(
+					[0, 1, 2].map((transient) =>
+						nextStep(failure, failed({ transient }), request, policy, NOW),
+					),
+				).toEqual([
+					{ kind: 'retry', afterMs: 500, failures: failed({ transient: 1 }) },
+					{ kind: 'retry', afterMs: 1000, failures: failed({ transient: 2 }) },
+					{ kind: 'retry', afterMs: 2000, failures: failed({ transient: 3 }) },
+				]);
+				expect(nextStep(failure, failed({ transient: 3 }), request, policy, NOW)).toEqual({
+					kind: 'fail',
+					tries: 4,
+					notRetriedPost: false,
+				});
+			},
+		);
 
 		it('follows the policy it is given', () => {
 			const short = { ...policy, attempts: 2, firstBackoffMs: 2 };
-			expect(nextStep(status(500), NO_FAILURES, get, short, NOW)).toMatchObject({ kind: 'retry', afterMs: 2 });
-			expect(nextStep(status(500), failed({ transient: 1 }), get, short, NOW)).toMatchObject({ kind: 'fail', tries: 2 });
+			expect(nextStep(status(500), NO_FAILURES, get, short, NOW)).toMatchObject({
+				kind: 'retry',
+				afterMs: 2,
+			});
+			expect(nextStep(status(500), failed({ transient: 1 }), get, short, NOW)).toMatchObject({
+				kind: 'fail',
+				tries: 2,
+			});
 		});
 
 		it.each([
@@ -71,21 +133,35 @@ describe('nextStep: what a request does after a failed try', () => {
 			['502', status(502)],
 			['a dropped connection', network],
 		])('a POST after %s fails at once, saying it was not repeated', (_, failure) => {
-			expect(nextStep(failure, NO_FAILURES, post, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost: true });
+			expect(nextStep(failure, NO_FAILURES, post, policy, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost: true,
+			});
 		});
 	});
 
 	describe('401 of a multipart upload: sent once more, as n8n renews the token but does not resend the body', () => {
 		it('resends it at once, the first time', () => {
-			expect(nextStep(status(401), NO_FAILURES, upload, policy, NOW)).toEqual({ kind: 'retry', afterMs: 0, failures: failed({ renewedForUpload: true }) });
+			expect(nextStep(status(401), NO_FAILURES, upload, policy, NOW)).toEqual({
+				kind: 'retry',
+				afterMs: 0,
+				failures: failed({ renewedForUpload: true }),
+			});
 		});
 
 		it('fails the second time', () => {
-			expect(nextStep(status(401), failed({ renewedForUpload: true }), upload, policy, NOW)).toEqual({ kind: 'fail', tries: 2, notRetriedPost: false });
+			expect(
+				nextStep(status(401), failed({ renewedForUpload: true }), upload, policy, NOW),
+			).toEqual({ kind: 'fail', tries: 2, notRetriedPost: false });
 		});
 
 		it('fails a 401 of any other request (n8n has already resent it with a renewed token)', () => {
-			expect(nextStep(status(401), NO_FAILURES, post, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost: false });
+			expect(nextStep(status(401), NO_FAILURES, post, policy, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost: false,
+			});
 		});
 	});
 
@@ -95,13 +171,25 @@ describe('nextStep: what a request does after a failed try', () => {
 			['unreachable, of a GET', network, get],
 			['unreachable, of a POST', network, post],
 		])('%s', (_, failure, request) => {
-			expect(nextStep({ ...failure, signIn: 'Wootric refused the sign-in' }, NO_FAILURES, request, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost: false });
+			expect(
+				nextStep(
+					{ ...failure, signIn: 'Wootric refused the sign-in' },
+					NO_FAILURES,
+					request,
+					policy,
+					NOW,
+				),
+			).toEqual({ kind: 'fail', tries: 1, notRetriedPost: false });
 		});
 	});
 
 	describe('other answers fail at once', () => {
 		it.each([[400], [404], [422], [423]])('%s', (code) => {
-			expect(nextStep(status(code), NO_FAILURES, get, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost: false });
+			expect(nextStep(status(code), NO_FAILURES, get, policy, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost: false,
+			});
 		});
 	});
 
@@ -112,7 +200,11 @@ describe('nextStep: what a request does after a failed try', () => {
 			['a network error of a POST', network, post, true],
 			['401 of an upload', status(401), upload, false],
 		])('%s', (_, failure, request, notRetriedPost) => {
-			expect(nextStep(failure, NO_FAILURES, { ...request, once: true }, policy, NOW)).toEqual({ kind: 'fail', tries: 1, notRetriedPost });
+			expect(nextStep(failure, NO_FAILURES, { ...request, once: true }, policy, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost,
+			});
 		});
 	});
 });

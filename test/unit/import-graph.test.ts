@@ -5,20 +5,30 @@ import * as ts from 'typescript';
 const REPO_ROOT = join(__dirname, '..', '..');
 
 /**
- * The package's layers, top to bottom: a file may import from its own layer and the ones below it, so transport/
- * imports nothing from credentials/, helpers/, actions/ or methods/. A file belongs to the first layer that holds it.
+ * The package's layers, top to bottom: a file may import from its own layer and the ones below it,
+ * so transport/ imports nothing from credentials/, helpers/, actions/ or methods/. A file belongs
+ * to the first layer that holds it.
  */
 const LAYERS: Array<{ name: string; holds: (file: string) => boolean }> = [
-	{ name: 'node files and credentials/', holds: (file) => file.endsWith('.node.ts') || file.startsWith('credentials/') },
+	{
+		name: 'node files and credentials/',
+		holds: (file) => file.endsWith('.node.ts') || file.startsWith('credentials/'),
+	},
 	{
 		name: 'actions/, methods/ and the trigger',
-		holds: (file) => ['nodes/Wootric/actions/', 'nodes/Wootric/methods/', 'nodes/WootricTrigger/'].some((folder) => file.startsWith(folder)),
+		holds: (file) =>
+			['nodes/Wootric/actions/', 'nodes/Wootric/methods/', 'nodes/WootricTrigger/'].some((folder) =>
+				file.startsWith(folder),
+			),
 	},
 	{ name: 'helpers/', holds: (file) => file.startsWith('nodes/Wootric/helpers/') },
 	{ name: 'transport/', holds: (file) => file.startsWith('nodes/Wootric/transport/') },
 ];
 
-/** Imports within a layer that the layering forbids: the editor's option lists do not reach into the operations. */
+/**
+ * Imports within a layer that the layering forbids: the editor's option lists do not reach into the
+ * operations.
+ */
 const FORBIDDEN_WITHIN_A_LAYER = [{ from: 'nodes/Wootric/methods/', to: 'nodes/Wootric/actions/' }];
 
 interface Import {
@@ -37,20 +47,30 @@ function tsFilesUnder(folder: string): string[] {
 	});
 }
 
-/** The file a relative specifier names, as TypeScript resolves it: the .ts file, a folder's index.ts, or the file itself. */
+/**
+ * The file a relative specifier names, as TypeScript resolves it: the .ts file, a folder's
+ * index.ts, or the file itself.
+ */
 function resolveImport(from: string, specifier: string): string | undefined {
 	const base = join(dirname(from), specifier);
-	return [`${base}.ts`, join(base, 'index.ts'), base].find((candidate) => existsSync(join(REPO_ROOT, candidate)) && statSync(join(REPO_ROOT, candidate)).isFile());
+	return [`${base}.ts`, join(base, 'index.ts'), base].find(
+		(candidate) =>
+			existsSync(join(REPO_ROOT, candidate)) && statSync(join(REPO_ROOT, candidate)).isFile(),
+	);
 }
 
-/** Every relative import, export … from, require() and import() of the .ts files under nodes/ and credentials/. */
+/**
+ * Every relative import, export … from, require() and import() of the .ts files under nodes/ and
+ * credentials/.
+ */
 function readImports(): { files: string[]; imports: Import[]; unresolved: string[] } {
 	const files = [...tsFilesUnder('nodes'), ...tsFilesUnder('credentials')];
 	const imports: Import[] = [];
 	const unresolved: string[] = [];
 	for (const from of files) {
 		const source = readFileSync(join(REPO_ROOT, from), 'utf8');
-		for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true).importedFiles) {
+		for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true)
+			.importedFiles) {
 			if (!specifier.startsWith('.')) continue;
 			const at = `${from}:${source.slice(0, pos).split('\n').length}`;
 			const to = resolveImport(from, specifier);
@@ -63,7 +83,10 @@ function readImports(): { files: string[]; imports: Import[]; unresolved: string
 
 const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.holds(file));
 
-/** Cycles of a directed graph, at least one wherever there are any, each as the path from a file back to it. */
+/**
+ * Cycles of a directed graph, at least one wherever there are any, each as the path from a file
+ * back to it.
+ */
 function cyclesOf(edges: Map<string, string[]>): string[][] {
 	const cycles: string[][] = [];
 	const done = new Set<string>();
@@ -88,8 +111,17 @@ describe('the import graph of nodes/ and credentials/', () => {
 	const { files, imports, unresolved } = readImports();
 
 	it('reads every file’s relative imports, and every import names a file', () => {
-		expect(files).toEqual(expect.arrayContaining(['nodes/Wootric/Wootric.node.ts', 'credentials/WootricApi.credentials.ts']));
-		expect(imports).toContainEqual({ at: 'nodes/Wootric/Wootric.node.ts:5', from: 'nodes/Wootric/Wootric.node.ts', to: 'nodes/Wootric/actions/router.ts' });
+		expect(files).toEqual(
+			expect.arrayContaining([
+				'nodes/Wootric/Wootric.node.ts',
+				'credentials/WootricApi.credentials.ts',
+			]),
+		);
+		expect(imports).toContainEqual({
+			at: 'nodes/Wootric/Wootric.node.ts:5',
+			from: 'nodes/Wootric/Wootric.node.ts',
+			to: 'nodes/Wootric/actions/router.ts',
+		});
 		expect(unresolved).toEqual([]);
 	});
 
@@ -98,20 +130,32 @@ describe('the import graph of nodes/ and credentials/', () => {
 	});
 
 	it('has no import cycles', () => {
-		const edges = new Map(files.map((file) => [file, imports.filter((edge) => edge.from === file).map((edge) => edge.to)]));
+		const edges = new Map(
+			files.map((file) => [
+				file,
+				imports.filter((edge) => edge.from === file).map((edge) => edge.to),
+			]),
+		);
 		expect(cyclesOf(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
 	});
 
 	it('imports nothing from a higher layer (node files and credentials/ → actions/, methods/, trigger → helpers/ → transport/)', () => {
 		const upward = imports
 			.filter(({ from, to }) => layerOf(to) < layerOf(from))
-			.map(({ at, from, to }) => `${at} imports ${to}: up from ${LAYERS[layerOf(from)].name} to ${LAYERS[layerOf(to)].name}`);
+			.map(
+				({ at, from, to }) =>
+					`${at} imports ${to}: up from ${LAYERS[layerOf(from)].name} to ${LAYERS[layerOf(to)].name}`,
+			);
 		expect(upward).toEqual([]);
 	});
 
 	it('keeps methods/ out of actions/', () => {
 		const across = imports
-			.filter(({ from, to }) => FORBIDDEN_WITHIN_A_LAYER.some((rule) => from.startsWith(rule.from) && to.startsWith(rule.to)))
+			.filter(({ from, to }) =>
+				FORBIDDEN_WITHIN_A_LAYER.some(
+					(rule) => from.startsWith(rule.from) && to.startsWith(rule.to),
+				),
+			)
 			.map(({ at, to }) => `${at} imports ${to}`);
 		expect(across).toEqual([]);
 	});

@@ -33,4 +33,7 @@ const resourceSelector: INodeProperties = {
 	default: 'response',
 };
 
-export const properties: INodeProperties[] = [resourceSelector, ...Object.values(resources).flatMap((resource) => resource.description)];
+export const properties: INodeProperties[] = [
+	resourceSelector,
+	...Object.values(resources).flatMap((resource) => resource.description),
+];

@@ -1,30 +1,45 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodePropertyOptions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodePropertyOptions,
+	INodeProperties,
+} from 'n8n-workflow';
 import { updateDisplayOptions } from 'n8n-workflow';
 
-/** One item's requests, ready to send: resolves to the records for the output, one item each; API errors are thrown. */
-export type ItemRequests<Records extends IDataObject | IDataObject[] = IDataObject | IDataObject[]> = () => Promise<Records>;
+/**
+ * One item's requests, ready to send: resolves to the records for the output, one item each; API
+ * errors are thrown.
+ */
+export type ItemRequests<
+	Records extends IDataObject | IDataObject[] = IDataObject | IDataObject[],
+> = () => Promise<Records>;
 
-/** One operation: its entry in the Operation dropdown, its fields, and what it sends for one input item. */
+/**
+ * One operation: its entry in the Operation dropdown, its fields, and what it sends for one input
+ * item.
+ */
 export interface WootricOperation {
 	option: Omit<INodePropertyOptions, 'value'>;
 	description: INodeProperties[];
 	/**
-	 * Reads and checks one item's input, sending nothing (validation errors are thrown), and returns its
-	 * requests. The router prepares every item before it sends any.
+	 * Reads and checks one item's input, sending nothing (validation errors are thrown), and returns
+	 * its requests. The router prepares every item before it sends any.
 	 */
 	prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests | Promise<ItemRequests>;
 	/**
-	 * For operations that can act on all input items together (e.g. "Combine Items"): when this returns
-	 * true, `executeAll` runs once instead of `prepare` per item, reads the items through `eachItem`, and
-	 * pairs its output items itself.
+	 * For operations that can act on all input items together (e.g. "Combine Items"): when this
+	 * returns true, `executeAll` runs once instead of `prepare` per item, reads the items through
+	 * `eachItem`, and pairs its output items itself.
 	 */
 	combinesItems?(this: IExecuteFunctions): boolean;
 	executeAll?(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]>;
 }
 
 /**
- * Runs `read` for every input item, in order, and returns what each gave. An item that fails stops the run
- * with an error naming it, or with Continue On Fail is left out and gets its error as its output.
+ * Runs `read` for every input item, in order, and returns what each gave. An item that fails stops
+ * the run with an error naming it, or with Continue On Fail is left out and gets its error as its
+ * output.
  */
 export type EachItem = <T>(read: (itemIndex: number) => T) => T[];
 
@@ -37,18 +52,28 @@ export interface WootricResource {
 }
 
 /** A resource's Operation dropdown and fields, each operation's shown only when it is chosen. */
-export function defineResource(resource: string, name: string, operations: Record<string, WootricOperation>, defaultOperation: string): WootricResource {
+export function defineResource(
+	resource: string,
+	name: string,
+	operations: Record<string, WootricOperation>,
+	defaultOperation: string,
+): WootricResource {
 	const selector: INodeProperties = {
 		displayName: 'Operation',
 		name: 'operation',
 		type: 'options',
 		noDataExpression: true,
 		displayOptions: { show: { resource: [resource] } },
-		options: Object.entries(operations).map(([value, operation]) => ({ ...operation.option, value }) as INodePropertyOptions),
+		options: Object.entries(operations).map(
+			([value, operation]) => ({ ...operation.option, value }) as INodePropertyOptions,
+		),
 		default: defaultOperation,
 	};
 	const fields = Object.entries(operations).flatMap(([value, operation]) =>
-		updateDisplayOptions({ show: { resource: [resource], operation: [value] } }, operation.description),
+		updateDisplayOptions(
+			{ show: { resource: [resource], operation: [value] } },
+			operation.description,
+		),
 	);
 	return { name, operations, description: [selector, ...fields] };
 }

@@ -5,9 +5,9 @@ import Papa from 'papaparse';
 import { isEmailAddress } from './validation';
 
 /**
- * Survey CSVs as /v1/email_survey_csv takes them: a header row, `email` first, then `___context:<var>`
- * columns, an optional `language` column and custom property columns. Rows are counted after the
- * header: row 1 is the first address.
+ * Survey CSVs as /v1/email_survey_csv takes them: a header row, `email` first, then
+ * `___context:<var>` columns, an optional `language` column and custom property columns. Rows are
+ * counted after the header: row 1 is the first address.
  */
 export interface SurveyCsv {
 	header: string[];
@@ -21,8 +21,15 @@ const MAX_CSV_ROWS = 5000;
 /** How many offending rows an error lists before it says "and N more". */
 const LISTED = 10;
 
-function csvError(context: IExecuteFunctions, itemIndex: number, source: string, problem: string): NodeOperationError {
-	return new NodeOperationError(context.getNode(), `The survey CSV ${source} ${problem}`, { itemIndex });
+function csvError(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	source: string,
+	problem: string,
+): NodeOperationError {
+	return new NodeOperationError(context.getNode(), `The survey CSV ${source} ${problem}`, {
+		itemIndex,
+	});
 }
 
 function listRows(rows: number[], describe?: (row: number) => string): string {
@@ -31,31 +38,57 @@ function listRows(rows: number[], describe?: (row: number) => string): string {
 }
 
 /** Reads and checks a CSV: defects are errors naming the rows, before anything is sent. */
-export function parseSurveyCsv(context: IExecuteFunctions, itemIndex: number, text: string, source: string): SurveyCsv {
+export function parseSurveyCsv(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	text: string,
+	source: string,
+): SurveyCsv {
 	const fail = (problem: string) => csvError(context, itemIndex, source, problem);
-	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ',', skipEmptyLines: 'greedy' });
+	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+		delimiter: ',',
+		skipEmptyLines: 'greedy',
+	});
 	if (parsed.errors.length > 0) {
-		const problems = parsed.errors.slice(0, LISTED).map((error) => `${error.message.toLowerCase()} at ${error.row === undefined || error.row === 0 ? 'the header' : `row ${error.row}`}`);
+		const problems = parsed.errors
+			.slice(0, LISTED)
+			.map(
+				(error) =>
+					`${error.message.toLowerCase()} at ${error.row === undefined || error.row === 0 ? 'the header' : `row ${error.row}`}`,
+			);
 		throw fail(`cannot be read: ${problems.join('; ')}`);
 	}
 	const [header, ...rows] = parsed.data;
-	if (!header) throw fail('is empty: it needs a header row starting with "email", and one row per address');
+	if (!header)
+		throw fail('is empty: it needs a header row starting with "email", and one row per address');
 	const names = header.map((name) => name.trim());
-	if (names[0] !== 'email') throw fail(`must have "email" as its first column (the header starts with "${names[0]}")`);
+	if (names[0] !== 'email')
+		throw fail(`must have "email" as its first column (the header starts with "${names[0]}")`);
 	const duplicate = names.find((name, index) => names.indexOf(name) !== index);
 	if (duplicate !== undefined) throw fail(`has the column "${duplicate}" twice`);
-	const badContext = names.find((name) => name.startsWith(CONTEXT_PREFIX) && !/^\w+$/.test(name.slice(CONTEXT_PREFIX.length)));
-	if (badContext !== undefined) throw fail(`has the column "${badContext}": a context variable's name may hold only letters, digits and _`);
+	const badContext = names.find(
+		(name) => name.startsWith(CONTEXT_PREFIX) && !/^\w+$/.test(name.slice(CONTEXT_PREFIX.length)),
+	);
+	if (badContext !== undefined)
+		throw fail(
+			`has the column "${badContext}": a context variable's name may hold only letters, digits and _`,
+		);
 	if (names.some((name) => name === '')) throw fail('has a column without a name');
 	if (rows.length === 0) throw fail('has a header but no rows');
 
 	const ragged = rows.flatMap((cells, index) => (cells.length === names.length ? [] : [index + 1]));
 	if (ragged.length > 0) {
-		throw fail(`has rows whose number of cells differs from the header's ${names.length}: ${listRows(ragged, (row) => `row ${row} (${rows[row - 1].length})`)}`);
+		throw fail(
+			`has rows whose number of cells differs from the header's ${names.length}: ${listRows(ragged, (row) => `row ${row} (${rows[row - 1].length})`)}`,
+		);
 	}
-	const badEmails = rows.flatMap((cells, index) => (isEmailAddress(cells[0].trim()) ? [] : [index + 1]));
+	const badEmails = rows.flatMap((cells, index) =>
+		isEmailAddress(cells[0].trim()) ? [] : [index + 1],
+	);
 	if (badEmails.length > 0) {
-		throw fail(`has invalid email addresses: ${listRows(badEmails, (row) => `row ${row} ("${rows[row - 1][0]}")`)}`);
+		throw fail(
+			`has invalid email addresses: ${listRows(badEmails, (row) => `row ${row} ("${rows[row - 1][0]}")`)}`,
+		);
 	}
 	return { header: names, rows: rows.map((cells) => [cells[0].trim(), ...cells.slice(1)]) };
 }
@@ -75,7 +108,9 @@ export function languagesUsed(csv: SurveyCsv): Map<string, number[]> | undefined
 
 /** Context variables the CSV defines (`___context:name` → name). */
 export function contextVariables(csv: SurveyCsv): string[] {
-	return csv.header.filter((name) => name.startsWith(CONTEXT_PREFIX)).map((name) => name.slice(CONTEXT_PREFIX.length));
+	return csv.header
+		.filter((name) => name.startsWith(CONTEXT_PREFIX))
+		.map((name) => name.slice(CONTEXT_PREFIX.length));
 }
 
 export interface CsvChunk {
@@ -90,7 +125,11 @@ export function csvChunks(csv: SurveyCsv, startAtRow = 1): CsvChunk[] {
 	const chunks: CsvChunk[] = [];
 	for (let from = startAtRow; from <= csv.rows.length; from += MAX_CSV_ROWS) {
 		const rows = csv.rows.slice(from - 1, from - 1 + MAX_CSV_ROWS);
-		chunks.push({ fromRow: from, toRow: from + rows.length - 1, text: Papa.unparse([csv.header, ...rows], { newline: '\r\n' }) });
+		chunks.push({
+			fromRow: from,
+			toRow: from + rows.length - 1,
+			text: Papa.unparse([csv.header, ...rows], { newline: '\r\n' }),
+		});
 	}
 	return chunks;
 }

@@ -2,8 +2,12 @@ import type { IExecuteFunctions } from 'n8n-workflow';
 
 import { invalid } from './validation';
 
-/** A date, optionally followed by a time and an offset: `2026-01-31`, `2026-01-31T23:30:00`, `2026-01-31 23:30:00.000-08:00`. */
-const DATE_FIRST = /^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
+/**
+ * A date, optionally followed by a time and an offset: `2026-01-31`, `2026-01-31T23:30:00`,
+ * `2026-01-31 23:30:00.000-08:00`.
+ */
+const DATE_FIRST =
+	/^(\d{4})-(\d{2})-(\d{2})(?:[T ]\d{2}:\d{2}(?::\d{2}(?:\.\d+)?)?\s*(?:Z|[+-]\d{2}(?::?\d{2})?)?)?$/i;
 
 interface LuxonLike {
 	isValid: boolean;
@@ -21,7 +25,12 @@ function isLuxonDateTime(value: unknown): value is LuxonLike {
 
 /** The day of a JS Date in the workflow's time zone (a Date carries no zone of its own). */
 function dayInZone(date: Date, timeZone: string): string {
-	const parts = new Intl.DateTimeFormat('en-US', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).formatToParts(date);
+	const parts = new Intl.DateTimeFormat('en-US', {
+		timeZone,
+		year: 'numeric',
+		month: '2-digit',
+		day: '2-digit',
+	}).formatToParts(date);
 	const part = (type: string) => parts.find((entry) => entry.type === type)?.value ?? '';
 	return `${part('year')}-${part('month')}-${part('day')}`;
 }
@@ -29,17 +38,27 @@ function dayInZone(date: Date, timeZone: string): string {
 function isRealDay(day: string): boolean {
 	const [year, month, dayOfMonth] = day.split('-').map(Number);
 	const date = new Date(Date.UTC(year, month - 1, dayOfMonth));
-	return date.getUTCFullYear() === year && date.getUTCMonth() === month - 1 && date.getUTCDate() === dayOfMonth;
+	return (
+		date.getUTCFullYear() === year &&
+		date.getUTCMonth() === month - 1 &&
+		date.getUTCDate() === dayOfMonth
+	);
 }
 
 /**
- * A calendar day as `YYYY-MM-DD`, or undefined when the field is empty. The day is the one written: for
- * `2026-01-31T23:30:00-08:00` it is 2026-01-31, never the UTC day (2026-02-01). Takes a plain date, an ISO
- * date-time (what n8n's date picker stores), a Luxon DateTime from an expression (`{{ $now }}`, its own
- * zone's day) or a JS Date (the workflow time zone's day).
+ * A calendar day as `YYYY-MM-DD`, or undefined when the field is empty. The day is the one written:
+ * for `2026-01-31T23:30:00-08:00` it is 2026-01-31, never the UTC day (2026-02-01). Takes a plain
+ * date, an ISO date-time (what n8n's date picker stores), a Luxon DateTime from an expression (`{{
+ * $now }}`, its own zone's day) or a JS Date (the workflow time zone's day).
  */
-export function calendarDay(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string | undefined {
-	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === '')) return undefined;
+export function calendarDay(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string | undefined {
+	if (value === undefined || value === null || (typeof value === 'string' && value.trim() === ''))
+		return undefined;
 	let day: string | undefined;
 	if (typeof value === 'string') {
 		const match = DATE_FIRST.exec(value.trim());
@@ -49,6 +68,13 @@ export function calendarDay(context: IExecuteFunctions, itemIndex: number, field
 	} else if (value instanceof Date && !Number.isNaN(value.getTime())) {
 		day = dayInZone(value, context.getTimezone());
 	}
-	if (day === undefined || !isRealDay(day)) throw invalid(context, itemIndex, field, 'must be a date like 2026-01-31 (or an ISO date and time)', value);
+	if (day === undefined || !isRealDay(day))
+		throw invalid(
+			context,
+			itemIndex,
+			field,
+			'must be a date like 2026-01-31 (or an ISO date and time)',
+			value,
+		);
 	return day;
 }

@@ -9,31 +9,45 @@ export function idField(name: string, displayName: string, description: string):
 }
 
 /** End User ID, as every operation on one end user or on one end user's records asks for it. */
-export function endUserIdField(description = "Wootric's numeric ID of the end user (the ID field of an end user record)"): INodeProperties {
+export function endUserIdField(
+	description = "Wootric's numeric ID of the end user (the ID field of an end user record)",
+): INodeProperties {
 	return { ...idField('endUserId', 'End User ID', description), placeholder: '123456' };
 }
 
-function collection(displayName: string, name: string, placeholder: string, options: INodeProperties[]): INodeProperties {
+function collection(
+	displayName: string,
+	name: string,
+	placeholder: string,
+	options: INodeProperties[],
+): INodeProperties {
 	return { displayName, name, type: 'collection', placeholder, default: {}, options };
 }
 
 /** The optional fields of a create. */
-export const additionalFieldsCollection = (options: INodeProperties[]) => collection('Additional Fields', 'additionalFields', 'Add Field', options);
+export const additionalFieldsCollection = (options: INodeProperties[]) =>
+	collection('Additional Fields', 'additionalFields', 'Add Field', options);
 
 /** The fields an update may change. */
-export const updateFieldsCollection = (options: INodeProperties[], placeholder = 'Add Field') => collection('Update Fields', 'updateFields', placeholder, options);
+export const updateFieldsCollection = (options: INodeProperties[], placeholder = 'Add Field') =>
+	collection('Update Fields', 'updateFields', placeholder, options);
 
 /** Options that change how an operation reads or outputs, not what it sends. */
-export const optionsCollection = (options: INodeProperties[]) => collection('Options', 'options', 'Add Option', options);
+export const optionsCollection = (options: INodeProperties[]) =>
+	collection('Options', 'options', 'Add Option', options);
 
 /**
- * A create's Additional Fields and its Simplify option. Version 1 had Simplify under Additional Fields; from
- * 1.1 it is under Options, as on every other operation. Workflows saved with version 1 keep their layout.
+ * A create's Additional Fields and its Simplify option. Version 1 had Simplify under Additional
+ * Fields; from 1.1 it is under Options, as on every other operation. Workflows saved with version 1
+ * keep their layout.
  */
 export function createFieldsWithSimplify(fields: INodeProperties[]): INodeProperties[] {
 	const fromVersion1_1 = { show: { '@version': [{ _cnd: { gte: 1.1 } }] } };
 	return [
-		{ ...additionalFieldsCollection([...fields, simplifyOption]), displayOptions: { show: { '@version': [1] } } },
+		{
+			...additionalFieldsCollection([...fields, simplifyOption]),
+			displayOptions: { show: { '@version': [1] } },
+		},
 		{ ...additionalFieldsCollection(fields), displayOptions: fromVersion1_1 },
 		{ ...simplifyOptionsCollection, displayOptions: fromVersion1_1 },
 	];
@@ -62,7 +76,9 @@ export const returnAllFields: INodeProperties[] = [
 /** The limit a Get Many asks for: undefined with Return All. */
 export function readLimit(context: IExecuteFunctions, itemIndex: number): number | undefined {
 	if (context.getNodeParameter('returnAll', itemIndex) as boolean) return undefined;
-	return integerValue(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex), { min: 1 });
+	return integerValue(context, itemIndex, 'Limit', context.getNodeParameter('limit', itemIndex), {
+		min: 1,
+	});
 }
 
 const COMPARISONS = [
@@ -88,36 +104,78 @@ function timeRangeField(name: 'created' | 'updated', displayName: string): INode
 				displayName: 'Condition',
 				name: 'conditions',
 				values: [
-					{ displayName: 'Comparison', name: 'comparison', type: 'options', options: COMPARISONS, default: 'gte' },
-					{ displayName: 'Time', name: 'time', type: 'dateTime', default: '', description: 'A date and time, or UNIX seconds' },
+					{
+						displayName: 'Comparison',
+						name: 'comparison',
+						type: 'options',
+						options: COMPARISONS,
+						default: 'gte',
+					},
+					{
+						displayName: 'Time',
+						name: 'time',
+						type: 'dateTime',
+						default: '',
+						description: 'A date and time, or UNIX seconds',
+					},
 				],
 			},
 		],
 	};
 }
 
-/** The Filters collection of a Get Many: the Created and Updated time ranges and the resource's own filters (`extra`), by name as n8n lists them. */
+/**
+ * The Filters collection of a Get Many: the Created and Updated time ranges and the resource's own
+ * filters (`extra`), by name as n8n lists them.
+ */
 export function filtersCollection(extra: INodeProperties[] = []): INodeProperties {
-	const options = [timeRangeField('created', 'Created'), timeRangeField('updated', 'Updated'), ...extra];
-	return collection('Filters', 'filters', 'Add Filter', options.sort((a, b) => a.displayName.localeCompare(b.displayName)));
+	const options = [
+		timeRangeField('created', 'Created'),
+		timeRangeField('updated', 'Updated'),
+		...extra,
+	];
+	return collection(
+		'Filters',
+		'filters',
+		'Add Filter',
+		options.sort((a, b) => a.displayName.localeCompare(b.displayName)),
+	);
 }
 
 /** The Created and Updated ranges of filtersCollection, in UNIX seconds; undefined when not set. */
-export function readTimeFilters(context: IExecuteFunctions, itemIndex: number): { created?: TimeRange; updated?: TimeRange } {
+export function readTimeFilters(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { created?: TimeRange; updated?: TimeRange } {
 	return {
 		created: readTimeRange(context, itemIndex, 'filters.created', 'Created'),
 		updated: readTimeRange(context, itemIndex, 'filters.updated', 'Updated'),
 	};
 }
 
-/** The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g. `filters.created`. */
-function readTimeRange(context: IExecuteFunctions, itemIndex: number, path: string, label: string): TimeRange | undefined {
-	const conditions = (context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
+/**
+ * The range set with timeRangeField, in UNIX seconds; `path` is where the field sits, e.g.
+ * `filters.created`.
+ */
+function readTimeRange(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	path: string,
+	label: string,
+): TimeRange | undefined {
+	const conditions =
+		(context.getNodeParameter(`${path}.conditions`, itemIndex, []) as IDataObject[]) ?? [];
 	if (conditions.length === 0) return undefined;
 	const range: TimeRange = {};
 	for (const { comparison, time } of conditions) {
-		const shown = COMPARISONS.find((entry) => entry.value === comparison)?.name ?? String(comparison);
-		range[comparison as keyof TimeRange] = unixSeconds(context, itemIndex, `${label} ${shown.toLowerCase()}`, time);
+		const shown =
+			COMPARISONS.find((entry) => entry.value === comparison)?.name ?? String(comparison);
+		range[comparison as keyof TimeRange] = unixSeconds(
+			context,
+			itemIndex,
+			`${label} ${shown.toLowerCase()}`,
+			time,
+		);
 	}
 	return range;
 }
@@ -136,9 +194,14 @@ export const simplifyOptionsCollection = optionsCollection([simplifyOption]);
 
 /**
  * End-user properties (plan, seats, …): as key/value pairs, or as a JSON object for power users and
- * expressions. `name` is the parameter holding the pairs; `<name>Input` picks pairs or JSON, `<name>Json` holds the JSON.
+ * expressions. `name` is the parameter holding the pairs; `<name>Input` picks pairs or JSON,
+ * `<name>Json` holds the JSON.
  */
-export function propertiesFields(name: string, displayName: string, description: string): INodeProperties[] {
+export function propertiesFields(
+	name: string,
+	displayName: string,
+	description: string,
+): INodeProperties[] {
 	return [
 		{
 			displayName: `${displayName} Input`,
@@ -149,7 +212,8 @@ export function propertiesFields(name: string, displayName: string, description:
 				{ name: 'JSON', value: 'json' },
 			],
 			default: 'pairs',
-			description: 'Enter the properties one name and value at a time, or as one JSON object (e.g. from an expression)',
+			description:
+				'Enter the properties one name and value at a time, or as one JSON object (e.g. from an expression)',
 		},
 		{
 			displayName,
@@ -182,8 +246,15 @@ export function propertiesFields(name: string, displayName: string, description:
 	];
 }
 
-/** The properties set with propertiesFields as a flat string hash; undefined when none were given. */
-export function readProperties(context: IExecuteFunctions, itemIndex: number, name: string, displayName: string): Record<string, string> | undefined {
+/**
+ * The properties set with propertiesFields as a flat string hash; undefined when none were given.
+ */
+export function readProperties(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	name: string,
+	displayName: string,
+): Record<string, string> | undefined {
 	const mode = context.getNodeParameter(`${name}Input`, itemIndex, 'pairs') as string;
 	let entries: Array<[string, unknown]>;
 	if (mode === 'json') {
@@ -195,7 +266,8 @@ export function readProperties(context: IExecuteFunctions, itemIndex: number, na
 				throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
 			}
 		}
-		if (!value || typeof value !== 'object' || Array.isArray(value)) throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
+		if (!value || typeof value !== 'object' || Array.isArray(value))
+			throw invalid(context, itemIndex, `${displayName} (JSON)`, 'must be a JSON object', value);
 		entries = Object.entries(value);
 	} else {
 		const pairs = context.getNodeParameter(`${name}.property`, itemIndex, []) as IDataObject[];
@@ -204,23 +276,37 @@ export function readProperties(context: IExecuteFunctions, itemIndex: number, na
 	if (entries.length === 0) return undefined;
 	const properties: Record<string, string> = {};
 	for (const [key, value] of entries) {
-		if (key === '') throw invalid(context, itemIndex, displayName, 'needs a name for every property', value);
-		if (value !== null && typeof value === 'object') throw invalid(context, itemIndex, `${displayName} "${key}"`, 'must be a text, number or true/false value', value);
+		if (key === '')
+			throw invalid(context, itemIndex, displayName, 'needs a name for every property', value);
+		if (value !== null && typeof value === 'object')
+			throw invalid(
+				context,
+				itemIndex,
+				`${displayName} "${key}"`,
+				'must be a text, number or true/false value',
+				value,
+			);
 		properties[key] = value === null || value === undefined ? '' : String(value);
 	}
 	return properties;
 }
 
 /**
- * `end_user[properties]`: an end user's properties sent along with another record (a response, a decline,
- * an email survey), read with readEndUserProperties.
+ * `end_user[properties]`: an end user's properties sent along with another record (a response, a
+ * decline, an email survey), read with readEndUserProperties.
  */
 export function endUserPropertiesFields(description: string): INodeProperties[] {
 	return propertiesFields('endUserProperties', 'End User Properties', description);
 }
 
-/** The properties set with endUserPropertiesFields as `end_user[properties]`; undefined when none were given. */
-export function readEndUserProperties(context: IExecuteFunctions, itemIndex: number): ParamHash | undefined {
+/**
+ * The properties set with endUserPropertiesFields as `end_user[properties]`; undefined when none
+ * were given.
+ */
+export function readEndUserProperties(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): ParamHash | undefined {
 	const properties = readProperties(context, itemIndex, 'endUserProperties', 'End User Properties');
 	return properties ? { properties } : undefined;
 }

@@ -29,8 +29,13 @@ export function normalizeDatetimes<T>(value: T): T {
 	) as T;
 }
 
-/** "Simplify": datetimes in ISO 8601 UTC, and responses (records with a score) get their NPS category. */
+/**
+ * "Simplify": datetimes in ISO 8601 UTC, and responses (records with a score) get their NPS
+ * category.
+ */
 export function simplifyRecord(record: IDataObject): IDataObject {
 	const simplified = normalizeDatetimes(record);
-	return typeof record.score === 'number' ? { ...simplified, nps_category: npsCategory(record.score) } : simplified;
+	return typeof record.score === 'number'
+		? { ...simplified, nps_category: npsCategory(record.score) }
+		: simplified;
 }

@@ -2,12 +2,19 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
 import { simplifyRecord } from './records';
-import { endUserIdField, endUserPropertiesFields, optionsCollection, readLimit, readTimeFilters, simplifyOption } from './fields';
+import {
+	endUserIdField,
+	endUserPropertiesFields,
+	optionsCollection,
+	readLimit,
+	readTimeFilters,
+	simplifyOption,
+} from './fields';
 import { idParameter } from './validation';
 
 /**
- * What the Response and Decline resources share: Get Many over everyone's or one end user's records, and
- * end-user properties kept with each record.
+ * What the Response and Decline resources share: Get Many over everyone's or one end user's
+ * records, and end-user properties kept with each record.
  */
 
 /** One response or decline of an end user, as Get and Delete address it. */
@@ -19,21 +26,44 @@ export interface EndUserRecord {
 	subject: string;
 }
 
-/** Reads End User ID and Response ID / Decline ID: /v1/end_users/<end_user_id>/<responses|declines>/<id>. */
-export function readEndUserRecord(context: IExecuteFunctions, itemIndex: number, record: 'response' | 'decline'): EndUserRecord {
+/**
+ * Reads End User ID and Response ID / Decline ID:
+ * /v1/end_users/<end_user_id>/<responses|declines>/<id>.
+ */
+export function readEndUserRecord(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	record: 'response' | 'decline',
+): EndUserRecord {
 	const endUserId = idParameter(context, itemIndex, 'endUserId', 'End User ID');
-	const id = idParameter(context, itemIndex, `${record}Id`, record === 'response' ? 'Response ID' : 'Decline ID');
-	return { endUserId, id, path: `/v1/end_users/${endUserId}/${record}s/${id}`, subject: `${record} ${id} of end user ${endUserId}` };
+	const id = idParameter(
+		context,
+		itemIndex,
+		`${record}Id`,
+		record === 'response' ? 'Response ID' : 'Decline ID',
+	);
+	return {
+		endUserId,
+		id,
+		path: `/v1/end_users/${endUserId}/${record}s/${id}`,
+		subject: `${record} ${id} of end user ${endUserId}`,
+	};
 }
 
-/** `end_user[properties]` on create: the end user's current properties, also kept with the new record. */
+/**
+ * `end_user[properties]` on create: the end user's current properties, also kept with the new
+ * record.
+ */
 export function currentPropertiesFields(record: 'response' | 'decline'): INodeProperties[] {
 	return endUserPropertiesFields(
 		`Optional. The end user's current properties (e.g. plan = pro): the end user's profile is updated and the properties are kept with this ${record}.`,
 	);
 }
 
-/** `end_user[properties]` on update: a historical edit of one record, which the account must have enabled. */
+/**
+ * `end_user[properties]` on update: a historical edit of one record, which the account must have
+ * enabled.
+ */
 export function historicalPropertiesFields(record: 'response' | 'decline'): INodeProperties[] {
 	return [
 		{
@@ -101,12 +131,20 @@ export interface SurveyRecordList {
 	filters: IDataObject;
 }
 
-/** The fields set with listScopeFields, returnAllFields, filtersCollection and listOptionsCollection, validated. */
-export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: number, records: 'responses' | 'declines'): SurveyRecordList {
+/**
+ * The fields set with listScopeFields, returnAllFields, filtersCollection and
+ * listOptionsCollection, validated.
+ */
+export function readSurveyRecordList(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	records: 'responses' | 'declines',
+): SurveyRecordList {
 	const scope = context.getNodeParameter('scope', itemIndex) as string;
 	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const endUserId = scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
+	const endUserId =
+		scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
 	return {
 		endUserId,
 		path: endUserId === undefined ? `/v1/${records}` : `/v1/end_users/${endUserId}/${records}`,
@@ -120,9 +158,10 @@ export function readSurveyRecordList(context: IExecuteFunctions, itemIndex: numb
 }
 
 /**
- * The records of a list endpoint, in its order, up to `limit`: every page through listAll. `keep` drops
- * records here (a filter the endpoint does not have); then paging goes on until the limit is reached.
- * Records that no filter can reach (listAll's UnreadableRecords) become a warning on the node's output.
+ * The records of a list endpoint, in its order, up to `limit`: every page through listAll. `keep`
+ * drops records here (a filter the endpoint does not have); then paging goes on until the limit is
+ * reached. Records that no filter can reach (listAll's UnreadableRecords) become a warning on the
+ * node's output.
  */
 export async function collectRecords(
 	context: IExecuteFunctions,
@@ -132,9 +171,19 @@ export async function collectRecords(
 	const { keep } = options;
 	const wanted = request.limit ?? Infinity;
 	const records: IDataObject[] = [];
-	// Records no filter can reach do not fail the run: what could be read is returned, and n8n shows why not the rest.
-	const onUnreadable = (unreadable: UnreadableRecords) => context.addExecutionHints?.({ message: unreadable.message, type: 'warning', location: 'outputPane' });
-	for await (const page of listAll(context, { ...request, limit: keep ? undefined : request.limit, onUnreadable })) {
+	// Records no filter can reach do not fail the run: what could be read is returned, and n8n shows
+	// why not the rest.
+	const onUnreadable = (unreadable: UnreadableRecords) =>
+		context.addExecutionHints?.({
+			message: unreadable.message,
+			type: 'warning',
+			location: 'outputPane',
+		});
+	for await (const page of listAll(context, {
+		...request,
+		limit: keep ? undefined : request.limit,
+		onUnreadable,
+	})) {
 		records.push(...(keep ? page.filter(keep) : page));
 		if (records.length >= wanted) break;
 	}

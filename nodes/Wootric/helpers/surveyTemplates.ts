@@ -18,17 +18,32 @@ export interface SurveyTemplate extends IDataObject {
 }
 
 export interface SurveyTemplateList {
-	/** The account's default template, `default_survey_template_id`; null when the account has none. */
+	/**
+	 * The account's default template, `default_survey_template_id`; null when the account has none.
+	 */
 	defaultId: number | null;
 	templates: SurveyTemplate[];
 }
 
 /** GET /v1/survey_templates: every template of the account (the list is not paged). */
-export async function listSurveyTemplates(context: WootricContext, itemIndex?: number): Promise<SurveyTemplateList> {
-	const body = await wootricRequest<IDataObject | undefined>(context, { method: 'GET', path: '/v1/survey_templates', itemIndex });
-	const templates = Array.isArray(body?.survey_templates) ? (body.survey_templates as SurveyTemplate[]) : [];
+export async function listSurveyTemplates(
+	context: WootricContext,
+	itemIndex?: number,
+): Promise<SurveyTemplateList> {
+	const body = await wootricRequest<IDataObject | undefined>(context, {
+		method: 'GET',
+		path: '/v1/survey_templates',
+		itemIndex,
+	});
+	const templates = Array.isArray(body?.survey_templates)
+		? (body.survey_templates as SurveyTemplate[])
+		: [];
 	const defaultId = body?.default_survey_template_id;
-	return { defaultId: typeof defaultId === 'number' || typeof defaultId === 'string' ? Number(defaultId) : null, templates };
+	return {
+		defaultId:
+			typeof defaultId === 'number' || typeof defaultId === 'string' ? Number(defaultId) : null,
+		templates,
+	};
 }
 
 /** Whether the template is the one `defaultId` names (ids compared as numbers). */

@@ -1,14 +1,23 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
-import { isDefaultTemplate, listSurveyTemplates, MULTI_LANGUAGE, type SurveyTemplate, type SurveyTemplateLanguage } from '../helpers/surveyTemplates';
+import {
+	isDefaultTemplate,
+	listSurveyTemplates,
+	MULTI_LANGUAGE,
+	type SurveyTemplate,
+	type SurveyTemplateLanguage,
+} from '../helpers/surveyTemplates';
 
 /**
- * The account's survey templates: name → id. The default template comes first, marked "(default)"; the
- * others follow by name.
+ * The account's survey templates: name → id. The default template comes first, marked "(default)";
+ * the others follow by name.
  */
-export async function getSurveyTemplates(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSurveyTemplates(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	const { defaultId, templates } = await listSurveyTemplates(this);
-	const byName = (a: SurveyTemplate, b: SurveyTemplate) => String(a.name).localeCompare(String(b.name));
+	const byName = (a: SurveyTemplate, b: SurveyTemplate) =>
+		String(a.name).localeCompare(String(b.name));
 	const ordered = [
 		...templates.filter((template) => isDefaultTemplate(template, defaultId)),
 		...templates.filter((template) => !isDefaultTemplate(template, defaultId)).sort(byName),
@@ -16,7 +25,9 @@ export async function getSurveyTemplates(this: ILoadOptionsFunctions): Promise<I
 	return ordered.map((template) => {
 		const languages = (template.languages ?? []).map((language) => language.code).join(', ');
 		return {
-			name: isDefaultTemplate(template, defaultId) ? `${template.name} (default)` : String(template.name),
+			name: isDefaultTemplate(template, defaultId)
+				? `${template.name} (default)`
+				: String(template.name),
 			value: template.id,
 			description: `ID ${template.id}${languages ? ` · languages: ${languages}` : ''}`,
 		};
@@ -24,13 +35,15 @@ export async function getSurveyTemplates(this: ILoadOptionsFunctions): Promise<I
 }
 
 /**
- * The languages of the template chosen in this node's `surveyTemplateId` parameter: name → code, the
- * template's default language first, marked "(default)". When no template is chosen, or the value matches
- * no template (an expression the editor cannot resolve, a deleted template), every language configured in
- * any of the account's templates, each once, by name: the list still offers what the account can send, and
- * Wootric checks the pair when the survey goes out.
+ * The languages of the template chosen in this node's `surveyTemplateId` parameter: name → code,
+ * the template's default language first, marked "(default)". When no template is chosen, or the
+ * value matches no template (an expression the editor cannot resolve, a deleted template), every
+ * language configured in any of the account's templates, each once, by name: the list still offers
+ * what the account can send, and Wootric checks the pair when the survey goes out.
  */
-export async function getSurveyTemplateLanguages(this: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
+export async function getSurveyTemplateLanguages(
+	this: ILoadOptionsFunctions,
+): Promise<INodePropertyOptions[]> {
 	return [MULTI_LANGUAGE_OPTION, ...(await templateLanguages(this))];
 }
 
@@ -38,28 +51,41 @@ export async function getSurveyTemplateLanguages(this: ILoadOptionsFunctions): P
 const MULTI_LANGUAGE_OPTION: INodePropertyOptions = {
 	name: 'Multi-Language (Language Column of the CSV)',
 	value: MULTI_LANGUAGE,
-	description: 'Each CSV row is surveyed in the language of its "language" column; needs a survey template',
+	description:
+		'Each CSV row is surveyed in the language of its "language" column; needs a survey template',
 };
 
 async function templateLanguages(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
 	const chosen = context.getCurrentNodeParameter('surveyTemplateId');
 	const { templates } = await listSurveyTemplates(context);
 	const wanted = chosen === undefined || chosen === null ? '' : String(chosen).trim();
-	const template = wanted === '' ? undefined : templates.find((entry) => String(entry.id) === wanted);
+	const template =
+		wanted === '' ? undefined : templates.find((entry) => String(entry.id) === wanted);
 	if (template) {
 		const languages = template.languages ?? [];
-		const isDefault = (language: SurveyTemplateLanguage) => language.code === template.default_language;
-		return [...languages.filter(isDefault), ...languages.filter((language) => !isDefault(language))].map((language) =>
-			languageOption(language, isDefault(language)),
-		);
+		const isDefault = (language: SurveyTemplateLanguage) =>
+			language.code === template.default_language;
+		return [
+			...languages.filter(isDefault),
+			...languages.filter((language) => !isDefault(language)),
+		].map((language) => languageOption(language, isDefault(language)));
 	}
 	const union = new Map<string, SurveyTemplateLanguage>();
 	for (const language of templates.flatMap((entry) => entry.languages ?? [])) {
 		if (!union.has(language.code)) union.set(language.code, language);
 	}
-	return [...union.values()].sort((a, b) => String(a.name).localeCompare(String(b.name))).map((language) => languageOption(language, false));
+	return [...union.values()]
+		.sort((a, b) => String(a.name).localeCompare(String(b.name)))
+		.map((language) => languageOption(language, false));
 }
 
-function languageOption(language: SurveyTemplateLanguage, isDefault: boolean): INodePropertyOptions {
-	return { name: `${language.name}${isDefault ? ' (default)' : ''}`, value: language.code, description: `Language code ${language.code}` };
+function languageOption(
+	language: SurveyTemplateLanguage,
+	isDefault: boolean,
+): INodePropertyOptions {
+	return {
+		name: `${language.name}${isDefault ? ' (default)' : ''}`,
+		value: language.code,
+		description: `Language code ${language.code}`,
+	};
 }

@@ -1,10 +1,13 @@
 /**
- * The service writes datetimes in several forms (`2016-12-16 09:05:00 -0800`, `2015-04-20 04:46:51-08:00`,
- * `2014-12-01 18:36:59`, `2015-02-12T06:29:27.000-08:00`); these read any of them.
+ * The service writes datetimes in several forms (`2016-12-16 09:05:00 -0800`, `2015-04-20
+ * 04:46:51-08:00`, `2014-12-01 18:36:59`, `2015-02-12T06:29:27.000-08:00`); these read any of them.
  */
 const DATETIME = /^(\d{4}-\d{2}-\d{2})[ T](\d{2}:\d{2}:\d{2})(\.\d+)?\s*(Z|[+-]\d{2}:?\d{2})?$/;
 
-/** Milliseconds since the epoch, or undefined when the text is not one of the service's forms. A form without an offset is read as UTC. */
+/**
+ * Milliseconds since the epoch, or undefined when the text is not one of the service's forms. A
+ * form without an offset is read as UTC.
+ */
 export function parseWootricDatetime(text: string): number | undefined {
 	const match = DATETIME.exec(text.trim());
 	if (!match) return undefined;

@@ -1,14 +1,18 @@
 /**
  * The service's parameter encoding (a Rails app): nested values in bracket notation, brackets left
- * literal as Rails clients send them: `created[gt]=1`, `properties[plan]=pro`, `emails[]=a&emails[]=b`,
- * `context[][name]=x`. Booleans are `true`/`false`; undefined and null values are left out.
+ * literal as Rails clients send them: `created[gt]=1`, `properties[plan]=pro`,
+ * `emails[]=a&emails[]=b`, `context[][name]=x`. Booleans are `true`/`false`; undefined and null
+ * values are left out.
  */
 export type ParamValue = string | number | boolean | null | undefined | ParamValue[] | ParamHash;
 export interface ParamHash {
 	[key: string]: ParamValue;
 }
 
-/** Each leaf as a `[bracketed name, text]` pair, in order: `emails[]`, `end_user[properties][plan]`, … */
+/**
+ * Each leaf as a `[bracketed name, text]` pair, in order: `emails[]`, `end_user[properties][plan]`,
+ * …
+ */
 export function flattenParams(params: ParamHash): Array<[string, string]> {
 	const out: Array<[string, string]> = [];
 	const visit = (name: string, value: ParamValue) => {
@@ -32,7 +36,10 @@ export function encodeParams(params: ParamHash): string {
 	const encodeName = (name: string) => {
 		let encoded = encodedNames.get(name);
 		if (encoded === undefined) {
-			encoded = name.split(/([[\]])/).map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part))).join('');
+			encoded = name
+				.split(/([[\]])/)
+				.map((part) => (part === '[' || part === ']' ? part : encodeURIComponent(part)))
+				.join('');
 			encodedNames.set(name, encoded);
 		}
 		return encoded;

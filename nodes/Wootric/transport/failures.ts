@@ -21,14 +21,20 @@ interface HttpErrorShape {
 	httpCode?: string | null;
 	cause?: unknown;
 	response?: { status?: number; headers?: Record<string, unknown>; data?: unknown };
-	/** n8n's errors: a NodeApiError keeps the answer's body here, a wrapped sign-in error its facts. */
+	/**
+	 * n8n's errors: a NodeApiError keeps the answer's body here, a wrapped sign-in error its facts.
+	 */
 	context?: { data?: unknown; [SIGN_IN_CONTEXT]?: { message: string; httpStatus: number | null } };
 }
 
 export const MALFORMED_JSON = 'MALFORMED_JSON';
 
-export function lowerCaseHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
-	return Object.fromEntries(Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]));
+export function lowerCaseHeaders(
+	headers: Record<string, unknown> | undefined,
+): Record<string, string> {
+	return Object.fromEntries(
+		Object.entries(headers ?? {}).map(([name, value]) => [name.toLowerCase(), String(value)]),
+	);
 }
 
 /** Whether a request's error is Wootric's 404 (the record is not there). */
@@ -37,18 +43,30 @@ export function isNotFound(error: unknown): boolean {
 }
 
 /**
- * n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through both. n8n 1.x
- * drops the wrapper's `cause`; what it keeps is read instead: the status (httpCode), the answer's body and a
- * sign-in error's facts (context). The answer's headers are lost there, so a 429 waits the default time.
+ * n8n wraps the HTTP client's error (which holds the response) in a NodeApiError: look through
+ * both. n8n 1.x drops the wrapper's `cause`; what it keeps is read instead: the status (httpCode),
+ * the answer's body and a sign-in error's facts (context). The answer's headers are lost there, so
+ * a 429 waits the default time.
  */
 export function describeFailure(error: unknown): RequestFailure {
 	const chain: HttpErrorShape[] = [];
-	for (let current = error as HttpErrorShape | undefined; current && chain.length < 5; current = current.cause as HttpErrorShape | undefined) {
+	for (
+		let current = error as HttpErrorShape | undefined;
+		current && chain.length < 5;
+		current = current.cause as HttpErrorShape | undefined
+	) {
 		chain.push(current);
 	}
-	// The sign-in error's own context, or the context n8n 1.x copied into the wrapper that dropped it.
+	// The sign-in error's own context, or the context n8n 1.x copied into the wrapper that dropped
+	// it.
 	const signIn = chain.map((entry) => entry.context?.[SIGN_IN_CONTEXT]).find(Boolean);
-	if (signIn) return { status: signIn.httpStatus ?? undefined, headers: {}, apiMessages: [], signIn: signIn.message };
+	if (signIn)
+		return {
+			status: signIn.httpStatus ?? undefined,
+			headers: {},
+			apiMessages: [],
+			signIn: signIn.message,
+		};
 	const response = chain.find((entry) => entry.response?.status !== undefined)?.response;
 	if (response) {
 		return {
@@ -59,12 +77,18 @@ export function describeFailure(error: unknown): RequestFailure {
 	}
 	const httpCode = Number(chain.find((entry) => entry.httpCode)?.httpCode);
 	const status = Number.isInteger(httpCode) && httpCode >= 100 ? httpCode : undefined;
-	if (status !== undefined) return { status, headers: {}, apiMessages: apiMessagesOf(chain.find((entry) => entry.context?.data)?.context?.data) };
+	if (status !== undefined)
+		return {
+			status,
+			headers: {},
+			apiMessages: apiMessagesOf(chain.find((entry) => entry.context?.data)?.context?.data),
+		};
 	return {
 		status: undefined,
 		headers: {},
 		apiMessages: [],
-		code: chain.map((entry) => entry.code).find((code) => typeof code === 'string') ?? 'NETWORK_ERROR',
+		code:
+			chain.map((entry) => entry.code).find((code) => typeof code === 'string') ?? 'NETWORK_ERROR',
 	};
 }
 
@@ -73,7 +97,10 @@ function asSentence(text: string): string {
 	return /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
-/** `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's `{"error_description":…}`. */
+/**
+ * `{"type":"error_list","errors":[{"message":…}]}`, or the token endpoint's
+ * `{"error_description":…}`.
+ */
 function apiMessagesOf(body: unknown): string[] {
 	let data = body;
 	if (typeof data === 'string') {
@@ -84,10 +111,16 @@ function apiMessagesOf(body: unknown): string[] {
 		}
 	}
 	if (!data || typeof data !== 'object') return [];
-	const { errors, error_description, error } = data as { errors?: unknown; error_description?: unknown; error?: unknown };
+	const { errors, error_description, error } = data as {
+		errors?: unknown;
+		error_description?: unknown;
+		error?: unknown;
+	};
 	if (Array.isArray(errors)) {
 		return errors
-			.map((entry) => (entry && typeof entry === 'object' ? (entry as { message?: unknown }).message : undefined))
+			.map((entry) =>
+				entry && typeof entry === 'object' ? (entry as { message?: unknown }).message : undefined,
+			)
 			.filter((message): message is string => typeof message === 'string');
 	}
 	const oauthMessage = error_description ?? error;
@@ -109,11 +142,21 @@ export interface FailedRequest {
 const POST_NOT_RETRIED =
 	'It was not retried: repeating a POST could create a duplicate (or send a survey twice). Check in Wootric whether it took effect before running it again.';
 
-/** The error n8n shows: the status, the service's own message, what to do; never a token or a secret. */
-export function toNodeApiError(node: INode, request: FailedRequest, failure: RequestFailure): NodeApiError {
+/**
+ * The error n8n shows: the status, the service's own message, what to do; never a token or a
+ * secret.
+ */
+export function toNodeApiError(
+	node: INode,
+	request: FailedRequest,
+	failure: RequestFailure,
+): NodeApiError {
 	const { status } = failure;
 	const call = `${request.method} ${request.path}`;
-	const said = failure.apiMessages.length > 0 ? asSentence(`Wootric says: ${failure.apiMessages.join('; ')}`) : undefined;
+	const said =
+		failure.apiMessages.length > 0
+			? asSentence(`Wootric says: ${failure.apiMessages.join('; ')}`)
+			: undefined;
 	const retried = request.attempts > 1 ? `Tried ${request.attempts} times.` : undefined;
 	let message: string;
 	let hint: string | undefined;
@@ -122,17 +165,23 @@ export function toNodeApiError(node: INode, request: FailedRequest, failure: Req
 		message = failure.signIn;
 	} else if (status === undefined) {
 		message =
-			failure.code === MALFORMED_JSON ? `Wootric answered ${call} with malformed JSON` : `Could not reach Wootric for ${call}: ${networkProblem(failure.code)}`;
+			failure.code === MALFORMED_JSON
+				? `Wootric answered ${call} with malformed JSON`
+				: `Could not reach Wootric for ${call}: ${networkProblem(failure.code)}`;
 	} else if (status === 400) {
 		message = `Wootric rejected ${call} as a bad request`;
 	} else if (status === 401) {
 		message = 'Wootric did not accept the credentials (401)';
-		hint = 'Check the email and password (or client ID and secret), the account token and the region of the Wootric API credential.';
+		hint =
+			'Check the email and password (or client ID and secret), the account token and the region of the Wootric API credential.';
 	} else if (status === 404) {
-		message = request.subject ? `The ${request.subject} was not found in Wootric` : `Wootric found nothing at ${call}`;
+		message = request.subject
+			? `The ${request.subject} was not found in Wootric`
+			: `Wootric found nothing at ${call}`;
 	} else if (status === 423) {
 		message = 'Wootric refused to change historical end-user properties (423)';
-		hint = "This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.";
+		hint =
+			"This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.";
 	} else if (status === 429) {
 		message = `Wootric's rate limit was reached for ${call}`;
 		hint = `It did not reset within the ${request.rateLimitWaitSeconds} s this node waits for it. Run the workflow again later.`;
@@ -141,12 +190,18 @@ export function toNodeApiError(node: INode, request: FailedRequest, failure: Req
 	} else {
 		message = `Wootric answered ${call} with status ${status}`;
 	}
-	const description = [said, hint, request.notRetriedPost ? POST_NOT_RETRIED : retried].filter(Boolean).join(' ');
+	const description = [said, hint, request.notRetriedPost ? POST_NOT_RETRIED : retried]
+		.filter(Boolean)
+		.join(' ');
 	const httpCode = status === undefined ? undefined : String(status);
-	return new NodeApiError(node, { message, description, httpCode: httpCode ?? null } as JsonObject, {
-		message,
-		description: description || undefined,
-		httpCode,
-		itemIndex: request.itemIndex,
-	});
+	return new NodeApiError(
+		node,
+		{ message, description, httpCode: httpCode ?? null } as JsonObject,
+		{
+			message,
+			description: description || undefined,
+			httpCode,
+			itemIndex: request.itemIndex,
+		},
+	);
 }

@@ -1,5 +1,12 @@
 export { wootricRequest, type WootricContext } from './request';
-export { listAll, PER_PAGE, type ListRequest, type TimeField, type TimeRange, type UnreadableRecords } from './paging';
+export {
+	listAll,
+	PER_PAGE,
+	type ListRequest,
+	type TimeField,
+	type TimeRange,
+	type UnreadableRecords,
+} from './paging';
 export { flattenParams, type ParamHash } from './encoding';
 export { wootricSeconds } from './datetime';
 export { isNotFound } from './failures';

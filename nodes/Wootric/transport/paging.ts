@@ -9,7 +9,10 @@ import { canSendAhead, wootricRequest, type WootricContext } from './request';
 export const PER_PAGE = 50;
 export const MAX_PAGE = 30;
 
-/** A `created[...]` or `updated[...]` range in UNIX seconds, as the list endpoints take it (a type, so it is a ParamHash too). */
+/**
+ * A `created[...]` or `updated[...]` range in UNIX seconds, as the list endpoints take it (a type,
+ * so it is a ParamHash too).
+ */
 export type TimeRange = {
 	eq?: number;
 	lt?: number;
@@ -24,10 +27,10 @@ export type TimeField = 'created' | 'updated';
 type Ranges = Partial<Record<TimeField, TimeRange>>;
 
 /**
- * Records that may exist and that no filter the API takes can reach: past those read from both ends of one
- * created_at and one updated_at second (or, on a list without an `updated` filter, one created_at second)
- * when the two ends do not show they met, or past a window without a readable time to move by. Whether
- * there are any, and how many, is unknown.
+ * Records that may exist and that no filter the API takes can reach: past those read from both ends
+ * of one created_at and one updated_at second (or, on a list without an `updated` filter, one
+ * created_at second) when the two ends do not show they met, or past a window without a readable
+ * time to move by. Whether there are any, and how many, is unknown.
  */
 export interface UnreadableRecords {
 	path: string;
@@ -43,17 +46,19 @@ export interface UnreadableRecords {
 export interface ListRequest {
 	/** A list endpoint, e.g. /v1/responses. */
 	path: string;
-	/** Filters other than `created` and `updated`, and no paging or sorting (this helper owns those). */
+	/**
+	 * Filters other than `created` and `updated`, and no paging or sorting (this helper owns those).
+	 */
 	query?: ParamHash;
 	created?: TimeRange;
 	updated?: TimeRange;
 	/** Oldest first (default) or newest first. */
 	order?: 'asc' | 'desc';
 	/**
-	 * created_at (default) or updated_at: the list moves its window along that time, so it reads any number
-	 * of records. Another key (e.g. email for end users): the window cannot move, so at most 1,500 records
-	 * can be read, and asking for more is an error. null: the endpoint takes no sort_key and no `updated`
-	 * filter (the category lists), and sorts by created_at itself.
+	 * created_at (default) or updated_at: the list moves its window along that time, so it reads any
+	 * number of records. Another key (e.g. email for end users): the window cannot move, so at most
+	 * 1,500 records can be read, and asking for more is an error. null: the endpoint takes no
+	 * sort_key and no `updated` filter (the category lists), and sorts by created_at itself.
 	 */
 	sortKey?: string | null;
 	/** Stop after this many records; all when undefined. */
@@ -61,7 +66,10 @@ export interface ListRequest {
 	/** What the list belongs to, named in a 404: e.g. "end user 123". */
 	subject?: string;
 	itemIndex?: number;
-	/** Told of records no filter can reach (then the list goes on past them); without it, they are an error. */
+	/**
+	 * Told of records no filter can reach (then the list goes on past them); without it, they are an
+	 * error.
+	 */
 	onUnreadable?: (unreadable: UnreadableRecords) => void;
 	/** Told the service's time of each page's answer (see WootricRequest). */
 	onServiceTime?: (unixSeconds: number) => void;
@@ -83,16 +91,21 @@ interface Listing {
 	/** Ids already yielded: windows overlap at their edge second. */
 	seen: Set<unknown>;
 	remaining: number;
-	/** Whether a second can be split by the other time (the endpoint takes both filters and sort keys). */
+	/**
+	 * Whether a second can be split by the other time (the endpoint takes both filters and sort
+	 * keys).
+	 */
 	splittable: boolean;
 	/**
-	 * Full pages read since the listing began or last read a second holding a whole window (see readWindow):
-	 * how far ahead the reading may go.
+	 * Full pages read since the listing began or last read a second holding a whole window (see
+	 * readWindow): how far ahead the reading may go.
 	 */
 	fullPagesRead: number;
 }
 
-/** One query's sort: the time whose seconds the records are read in (undefined: another sort key). */
+/**
+ * One query's sort: the time whose seconds the records are read in (undefined: another sort key).
+ */
 interface Sort {
 	field?: TimeField;
 	/** The sort_key sent; undefined sends none. */
@@ -119,7 +132,9 @@ interface WindowOptions {
 	readAhead?: boolean;
 }
 
-/** The records of one second holding a whole window, as a walk read them: in `order`, from that end. */
+/**
+ * The records of one second holding a whole window, as a walk read them: in `order`, from that end.
+ */
 interface SecondRead {
 	order: 'asc' | 'desc';
 	records: IDataObject[];
@@ -128,7 +143,8 @@ interface SecondRead {
 /** The user's range as whole-second bounds, with the moving edge of the window split out. */
 function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 	const { eq, gt, gte, lt, lte } = range;
-	const defined = (...bounds: Array<number | undefined>) => bounds.filter((bound): bound is number => bound !== undefined);
+	const defined = (...bounds: Array<number | undefined>) =>
+		bounds.filter((bound): bound is number => bound !== undefined);
 	const lower = defined(gte, gt === undefined ? undefined : gt + 1, eq);
 	const upper = defined(lte, lt === undefined ? undefined : lt - 1, eq);
 	const from = lower.length > 0 ? Math.max(...lower) : undefined;
@@ -139,10 +155,11 @@ function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
 }
 
 /**
- * The pages of one query in order, from `firstPage` up to page 30. `mayAskAhead(ahead)` says whether
- * another page can go out while the one being read and `ahead` more are on their way. A page asked for
- * ahead is sent once: if it fails it is asked for again the usual way, with retries. Those still on their
- * way when the reading stops are let finish, so no request outlives the listing.
+ * The pages of one query in order, from `firstPage` up to page 30. `mayAskAhead(ahead)` says
+ * whether another page can go out while the one being read and `ahead` more are on their way. A
+ * page asked for ahead is sent once: if it fails it is asked for again the usual way, with retries.
+ * Those still on their way when the reading stops are let finish, so no request outlives the
+ * listing.
  */
 async function* windowPages(
 	fetchPage: (page: number, once?: boolean) => Promise<unknown>,
@@ -155,7 +172,9 @@ async function* windowPages(
 		for (let page = firstPage; page <= MAX_PAGE; page++) {
 			const sentEarly = early.get(page);
 			early.delete(page);
-			const current = sentEarly ? sentEarly.then((answered) => (answered ? answered.records : fetchPage(page))) : fetchPage(page);
+			const current = sentEarly
+				? sentEarly.then((answered) => (answered ? answered.records : fetchPage(page)))
+				: fetchPage(page);
 			asked = Math.max(asked, page);
 			while (asked < MAX_PAGE && mayAskAhead(asked - page)) {
 				asked++;
@@ -175,39 +194,50 @@ async function* windowPages(
 }
 
 /**
- * The records of one query from `firstPage` (at most 30 pages), yielding those not read before, up to the
- * limit. `until` ends the reading after the page holding a record it accepts.
+ * The records of one query from `firstPage` (at most 30 pages), yielding those not read before, up
+ * to the limit. `until` ends the reading after the page holding a record it accepts.
  */
-async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options: WindowOptions = {}): AsyncGenerator<IDataObject[], WindowRead> {
+async function* readWindow(
+	listing: Listing,
+	ranges: Ranges,
+	sort: Sort,
+	options: WindowOptions = {},
+): AsyncGenerator<IDataObject[], WindowRead> {
 	const { firstPage = 1, until, readAhead = true } = options;
 	const { context, request, options: listOptions } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
-		await wootricRequest(context, {
-			method: 'GET',
-			path: request.path,
-			query: {
-				updated: ranges.updated,
-				...request.query,
-				created: ranges.created,
-				sort_key: sort.key,
-				sort_order: sort.order,
-				page,
-				per_page: PER_PAGE,
+		await wootricRequest(
+			context,
+			{
+				method: 'GET',
+				path: request.path,
+				query: {
+					updated: ranges.updated,
+					...request.query,
+					created: ranges.created,
+					sort_key: sort.key,
+					sort_order: sort.order,
+					page,
+					per_page: PER_PAGE,
+				},
+				subject: request.subject,
+				itemIndex: request.itemIndex,
+				once,
+				onServiceTime: request.onServiceTime,
 			},
-			subject: request.subject,
-			itemIndex: request.itemIndex,
-			once,
-			onServiceTime: request.onServiceTime,
-		}, { retry: listOptions.retry });
+			{ retry: listOptions.retry },
+		);
 	// Pages ahead: as many more as full pages were read so far, up to the pages in flight (so a short
-	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on their
-	// way cannot reach the limit, and the rate limit leaves room for one more. The count restarts after a
-	// second holding a whole window (walk): the window past it may well be empty, so its page 1 goes alone
-	// too. A window moved past an ordinary second keeps the count: a list that filled 30 pages most likely
-	// goes on. The other end of a large second reads no page ahead (readSecond).
+	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on
+	// their way cannot reach the limit, and the rate limit leaves room for one more. The count
+	// restarts after a second holding a whole window (walk): the window past it may well be empty, so
+	// its page 1 goes alone too. A window moved past an ordinary second keeps the count: a list that
+	// filled 30 pages most likely goes on. The other end of a large second reads no page ahead
+	// (readSecond).
 	const mayAskAhead = (ahead: number) =>
 		readAhead &&
-		ahead + 1 < Math.min(listOptions.pagesInFlight ?? DEFAULT_PAGES_IN_FLIGHT, 1 + listing.fullPagesRead) &&
+		ahead + 1 <
+			Math.min(listOptions.pagesInFlight ?? DEFAULT_PAGES_IN_FLIGHT, 1 + listing.fullPagesRead) &&
 		listing.remaining > PER_PAGE * (ahead + 1) &&
 		canSendAhead(context, 'GET', request.path);
 	const timeKey = sort.field && `${sort.field}_at`;
@@ -216,7 +246,11 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options
 	const ids: unknown[] = [];
 	for await (const records of windowPages(fetchPage, mayAskAhead, firstPage)) {
 		if (!Array.isArray(records)) {
-			throw new NodeOperationError(context.getNode(), `Wootric answered ${request.path} with something other than a list`, { itemIndex: request.itemIndex });
+			throw new NodeOperationError(
+				context.getNode(),
+				`Wootric answered ${request.path} with something other than a list`,
+				{ itemIndex: request.itemIndex },
+			);
 		}
 		const fresh: IDataObject[] = [];
 		let done = records.length < PER_PAGE;
@@ -244,14 +278,19 @@ async function* readWindow(listing: Listing, ranges: Ranges, sort: Sort, options
 
 /**
  * Every record within `ranges` in `field` order. One filter reaches at most 30 pages of 50 (1,500
- * records), so past that the window moves: it restarts at the last second seen (`[gte]`, or `[lte]` newest
- * first), skipping the ids already read; that also reads same-second clusters larger than a page. The
- * restarted window begins at the page holding the first record of that second not read yet: the service
- * lists the second's records in the same order again, as it must for its pages to follow one another. A
- * second holding a whole window is read on its own (readSecond), then the window moves past it, its page 1
- * alone (see readWindow).
+ * records), so past that the window moves: it restarts at the last second seen (`[gte]`, or `[lte]`
+ * newest first), skipping the ids already read; that also reads same-second clusters larger than a
+ * page. The restarted window begins at the page holding the first record of that second not read
+ * yet: the service lists the second's records in the same order again, as it must for its pages to
+ * follow one another. A second holding a whole window is read on its own (readSecond), then the
+ * window moves past it, its page 1 alone (see readWindow).
  */
-async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 'asc' | 'desc'): AsyncGenerator<IDataObject[]> {
+async function* walk(
+	listing: Listing,
+	field: TimeField,
+	ranges: Ranges,
+	order: 'asc' | 'desc',
+): AsyncGenerator<IDataObject[]> {
 	const { edgeKey, fixed, edge: firstEdge, last } = windowBounds(ranges[field] ?? {}, order);
 	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order };
 	let edge = firstEdge;
@@ -259,46 +298,74 @@ async function* walk(listing: Listing, field: TimeField, ranges: Ranges, order: 
 	let edgeRecords: IDataObject[] = [];
 	for (;;) {
 		const firstPage = Math.floor(edgeRecords.length / PER_PAGE) + 1;
-		const window = yield* readWindow(listing, { ...ranges, [field]: { ...fixed, [edgeKey]: edge } }, sort, { firstPage });
+		const window = yield* readWindow(
+			listing,
+			{ ...ranges, [field]: { ...fixed, [edgeKey]: edge } },
+			sort,
+			{ firstPage },
+		);
 		if (!window.full) return;
-		// A window without one readable time stands at its edge; with no edge either, nothing places it.
+		// A window without one readable time stands at its edge; with no edge either, nothing places
+		// it.
 		const second = window.lastSecond ?? edge;
 		if (second === undefined) {
-			reportUnreadable(listing, ranges, window.ids.length, `the records read have no readable ${field}_at to move the window by`);
+			reportUnreadable(
+				listing,
+				ranges,
+				window.ids.length,
+				`the records read have no readable ${field}_at to move the window by`,
+			);
 			return;
 		}
-		// A window that ends in its edge second holds nothing else: with the pages it skipped, that second's first 1,500.
-		const secondRecords = second === edge ? [...edgeRecords.slice(0, (firstPage - 1) * PER_PAGE), ...window.lastSecondRecords] : window.lastSecondRecords;
+		// A window that ends in its edge second holds nothing else: with the pages it skipped, that
+		// second's first 1,500.
+		const secondRecords =
+			second === edge
+				? [...edgeRecords.slice(0, (firstPage - 1) * PER_PAGE), ...window.lastSecondRecords]
+				: window.lastSecondRecords;
 		if (secondRecords.length < PER_PAGE * MAX_PAGE) {
 			edge = second;
 			edgeRecords = secondRecords;
 			continue;
 		}
 		yield* readSecond(listing, field, second, ranges, { order, records: secondRecords });
-		// Past such a second there may well be nothing: the next window's page 1 goes alone (see readWindow).
+		// Past such a second there may well be nothing: the next window's page 1 goes alone (see
+		// readWindow).
 		listing.fullPagesRead = 0;
 		edge = order === 'asc' ? second + 1 : second - 1;
 		edgeRecords = [];
-		if (listing.remaining <= 0 || (last !== undefined && (order === 'asc' ? edge > last : edge < last))) return;
+		if (
+			listing.remaining <= 0 ||
+			(last !== undefined && (order === 'asc' ? edge > last : edge < last))
+		)
+			return;
 	}
 }
 
 /**
- * The records of one `field` second holding more than a window, of which `read` holds the first 1,500
- * from one end. First its other end: the same filter (`field[eq]`) in the opposite order, one page at a
- * time (where it meets the first end is not known, and a page asked for past that is wasted), until it
- * comes to a record of `read`. The two ends cover the second when that record is the last one of `read`:
- * the other end is the first one reversed (newest first is oldest first backwards). Another record of
- * `read` first (e.g. its first, with ties listed by id both ways) shows that ties are ordered otherwise:
- * that end stops there, after its first page when it starts where the first end did.
+ * The records of one `field` second holding more than a window, of which `read` holds the first
+ * 1,500 from one end. First its other end: the same filter (`field[eq]`) in the opposite order, one
+ * page at a time (where it meets the first end is not known, and a page asked for past that is
+ * wasted), until it comes to a record of `read`. The two ends cover the second when that record is
+ * the last one of `read`: the other end is the first one reversed (newest first is oldest first
+ * backwards). Another record of `read` first (e.g. its first, with ties listed by id both ways)
+ * shows that ties are ordered otherwise: that end stops there, after its first page when it starts
+ * where the first end did.
  *
- * If the two ends do not cover the second, it is split by the other time where the endpoint filters on it
- * and no window pins it yet (`created` walked within `updated[eq]`, or the reverse), unless every record of
- * the second read so far shares one second of the other time as well: the split would read those records
- * again and could not tell them apart either. Then only the records either side of that other second are
- * read (nothing is lost that a filter reaches), and the rest, as a second pinned on both times, are reported.
+ * If the two ends do not cover the second, it is split by the other time where the endpoint filters
+ * on it and no window pins it yet (`created` walked within `updated[eq]`, or the reverse), unless
+ * every record of the second read so far shares one second of the other time as well: the split
+ * would read those records again and could not tell them apart either. Then only the records either
+ * side of that other second are read (nothing is lost that a filter reaches), and the rest, as a
+ * second pinned on both times, are reported.
  */
-async function* readSecond(listing: Listing, field: TimeField, second: number, ranges: Ranges, read: SecondRead): AsyncGenerator<IDataObject[]> {
+async function* readSecond(
+	listing: Listing,
+	field: TimeField,
+	second: number,
+	ranges: Ranges,
+	read: SecondRead,
+): AsyncGenerator<IDataObject[]> {
 	const pinned: Ranges = { ...ranges, [field]: { eq: second } };
 	const other: TimeField = field === 'created' ? 'updated' : 'created';
 	const readFirst = new Set(read.records.map((record) => record.id));
@@ -308,12 +375,21 @@ async function* readSecond(listing: Listing, field: TimeField, second: number, r
 		if (!met && readFirst.has(record.id)) met = record;
 		return met !== undefined;
 	};
-	const sort: Sort = { field, key: listing.splittable ? `${field}_at` : undefined, order: read.order === 'asc' ? 'desc' : 'asc' };
+	const sort: Sort = {
+		field,
+		key: listing.splittable ? `${field}_at` : undefined,
+		order: read.order === 'asc' ? 'desc' : 'asc',
+	};
 	const otherEnd = yield* readWindow(listing, pinned, sort, { until: meets, readAhead: false });
-	// Done when the ends met as the first one reversed, or the other end came to the end of the second.
+	// Done when the ends met as the first one reversed, or the other end came to the end of the
+	// second.
 	if (listing.remaining <= 0 || (met ? met.id === lastRead : !otherEnd.full)) return;
 	const otherKey = `${other}_at`;
-	const otherSeconds = new Set([...read.records, ...otherEnd.lastSecondRecords].map((record) => wootricSeconds(record[otherKey])));
+	const otherSeconds = new Set(
+		[...read.records, ...otherEnd.lastSecondRecords].map((record) =>
+			wootricSeconds(record[otherKey]),
+		),
+	);
 	const [otherSecond] = otherSeconds;
 	const sharedOther = listing.splittable && otherSeconds.size === 1 ? otherSecond : undefined;
 	const splittable = listing.splittable && pinned[other]?.eq === undefined;
@@ -322,79 +398,134 @@ async function* readSecond(listing: Listing, field: TimeField, second: number, r
 		return;
 	}
 	if (splittable) {
-		// Every record read shares one second of the other time too: records of this second with another one
-		// are reached on either side of it (a request each when there are none); only the rest are out of reach.
+		// Every record read shares one second of the other time too: records of this second with
+		// another one are reached on either side of it (a request each when there are none); only the
+		// rest are out of reach.
 		listing.fullPagesRead = 0;
 		yield* walk(listing, other, { ...pinned, [other]: { lt: sharedOther } }, 'asc');
 		yield* walk(listing, other, { ...pinned, [other]: { gt: sharedOther } }, 'asc');
 	}
-	const unreached = sharedOther === undefined ? pinned : { ...pinned, [other]: { eq: sharedOther } };
-	reportUnreadable(listing, unreached, new Set([...readFirst, ...otherEnd.ids]).size, 'none of its filters tells these records apart');
+	const unreached =
+		sharedOther === undefined ? pinned : { ...pinned, [other]: { eq: sharedOther } };
+	reportUnreadable(
+		listing,
+		unreached,
+		new Set([...readFirst, ...otherEnd.ids]).size,
+		'none of its filters tells these records apart',
+	);
 }
 
-/** Tells onUnreadable (or, without it, fails) that records past the `read` ones may exist that no filter reaches, as `why`. */
+/**
+ * Tells onUnreadable (or, without it, fails) that records past the `read` ones may exist that no
+ * filter reaches, as `why`.
+ */
 function reportUnreadable(listing: Listing, ranges: Ranges, read: number, why: string): void {
 	const { context, request } = listing;
 	const seconds = (['created', 'updated'] as const)
 		.filter((field) => ranges[field]?.eq !== undefined)
 		.map((field) => `${field}_at ${new Date(ranges[field]!.eq! * 1000).toISOString()}`);
-	const which = seconds.length > 0 ? `Records of ${request.path} that share ${seconds.join(' and ')}` : `Records of ${request.path}`;
+	const which =
+		seconds.length > 0
+			? `Records of ${request.path} that share ${seconds.join(' and ')}`
+			: `Records of ${request.path}`;
 	const message =
 		`${which} could not all be read: ${read} were read, and more may exist that cannot be reached, as Wootric lists at most ` +
 		`${PER_PAGE * MAX_PAGE} records per filter and ${why}. Read the rest with Get Many for one end user, or with another filter.`;
-	if (!request.onUnreadable) throw new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex });
-	request.onUnreadable({ path: request.path, created: ranges.created?.eq, updated: ranges.updated?.eq, read, message });
-}
-
-/** The time a sort key orders by; undefined for another key. The category lists (null) sort by created_at. */
-function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined {
-	if (sortKey === 'updated_at') return 'updated';
-	return sortKey === undefined || sortKey === null || sortKey === 'created_at' ? 'created' : undefined;
+	if (!request.onUnreadable)
+		throw new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex });
+	request.onUnreadable({
+		path: request.path,
+		created: ranges.created?.eq,
+		updated: ranges.updated?.eq,
+		read,
+		message,
+	});
 }
 
 /**
- * Whether the list holds more than `count` records: read by created_at, which reaches any number, until
- * one more shows. Records that no filter reaches count as more, as there may be.
+ * The time a sort key orders by; undefined for another key. The category lists (null) sort by
+ * created_at.
  */
-async function holdsMoreThan(context: WootricContext, request: ListRequest, count: number, options: ListOptions): Promise<boolean> {
+function timeFieldOf(sortKey: string | null | undefined): TimeField | undefined {
+	if (sortKey === 'updated_at') return 'updated';
+	return sortKey === undefined || sortKey === null || sortKey === 'created_at'
+		? 'created'
+		: undefined;
+}
+
+/**
+ * Whether the list holds more than `count` records: read by created_at, which reaches any number,
+ * until one more shows. Records that no filter reaches count as more, as there may be.
+ */
+async function holdsMoreThan(
+	context: WootricContext,
+	request: ListRequest,
+	count: number,
+	options: ListOptions,
+): Promise<boolean> {
 	let read = 0;
 	let unreadable = false;
-	const byCreated = listAll(context, { ...request, sortKey: 'created_at', order: 'asc', limit: count + 1, onUnreadable: () => (unreadable = true) }, options);
+	const byCreated = listAll(
+		context,
+		{
+			...request,
+			sortKey: 'created_at',
+			order: 'asc',
+			limit: count + 1,
+			onUnreadable: () => (unreadable = true),
+		},
+		options,
+	);
 	for await (const records of byCreated) read += records.length;
 	return read > count || unreadable;
 }
 
 /**
- * Every record of a list endpoint in created_at (or updated_at) order, each once, however many share a
- * second (see walk and readSecond). Several pages are on their way at once (see windowPages and readWindow)
- * while the rate limit leaves room: a read that ends before page 30 may have asked for up to that many
- * less one past its end (the pages in flight, below).
+ * Every record of a list endpoint in created_at (or updated_at) order, each once, however many
+ * share a second (see walk and readSecond). Several pages are on their way at once (see windowPages
+ * and readWindow) while the rate limit leaves room: a read that ends before page 30 may have asked
+ * for up to that many less one past its end (the pages in flight, below).
  *
- * Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages in flight, while no second fills a
- * window (1,500 records) and the seconds where the window moves hold a few records each. A move re-reads
- * the records of its second past the last page of them read whole, under a page; with hundreds in each
- * second, the window may move twice per 1,500 records, each move costing up to a request more.
+ * Requests for N records: at most ceil(N/50) + ceil(N/1500) + the pages in flight, while no second
+ * fills a window (1,500 records) and the seconds where the window moves hold a few records each. A
+ * move re-reads the records of its second past the last page of them read whole, under a page; with
+ * hundreds in each second, the window may move twice per 1,500 records, each move costing up to a
+ * request more.
  *
- * A second of the sort time holding M > 1,500 records costs, beyond the 30 pages that found its first
- * 1,500 (counted above): its other end, one page at a time, floor((M - 1,500)/50) + 1 requests when newest
- * first is oldest first reversed and M < 3,000 (then the two ends cover it); 1 when the other end's first
- * page starts with the first end's first records (ties listed alike both ways); at most 30 otherwise. Then,
- * only if the two ends do not cover it: where the list filters on the other time, not pinned yet, and the
- * records of the second read so far do not all share one second of it, the walk along the other time
- * through the M records, within the bound above for M; where they do, the records either side of that
- * second (2 requests when there are none) and a warning; else only the warning. Then the window past
- * the second starts with its page 1 alone: 1 request when nothing follows. So 1,600 records sharing one
- * created_at and one updated_at second, with nothing after them, cost 30 + 3 + 1 requests with ties
- * reversed, else 30 + 1 + 2 + 1 and a warning that 1,500 were read (where the list filters on both times;
- * 30 + 1 + 1 where it does not); 1,600 of one second spread over seconds of
- * the other time cost 30 + 3 + 1 reversed, else at most 30 + 1 + (32 + 2 + the pages in flight) + 1.
+ * A second of the sort time holding M > 1,500 records costs, beyond the 30 pages that found its
+ * first 1,500 (counted above): its other end, one page at a time, floor((M - 1,500)/50) + 1
+ * requests when newest first is oldest first reversed and M < 3,000 (then the two ends cover it); 1
+ * when the other end's first page starts with the first end's first records (ties listed alike both
+ * ways); at most 30 otherwise. Then, only if the two ends do not cover it: where the list filters
+ * on the other time, not pinned yet, and the records of the second read so far do not all share one
+ * second of it, the walk along the other time through the M records, within the bound above for M;
+ * where they do, the records either side of that second (2 requests when there are none) and a
+ * warning; else only the warning. Then the window past the second starts with its page 1 alone: 1
+ * request when nothing follows. So 1,600 records sharing one created_at and one updated_at second,
+ * with nothing after them, cost 30 + 3 + 1 requests with ties reversed, else 30 + 1 + 2 + 1 and a
+ * warning that 1,500 were read (where the list filters on both times; 30 + 1 + 1 where it does
+ * not); 1,600 of one second spread over seconds of the other time cost 30 + 3 + 1 reversed, else at
+ * most 30 + 1 + (32 + 2 + the pages in flight) + 1.
  *
- * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is checked by
- * counting the list by created_at up to 1,501, and more records than it holds are an error.
+ * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is
+ * checked by counting the list by created_at up to 1,501, and more records than it holds are an
+ * error.
  */
-export async function* listAll(context: WootricContext, request: ListRequest, options: ListOptions = {}): AsyncGenerator<IDataObject[]> {
+export async function* listAll(
+	context: WootricContext,
+	request: ListRequest,
+	options: ListOptions = {},
+): AsyncGenerator<IDataObject[]> {
 	const order = request.order ?? 'asc';
-	const listing: Listing = { context, request, options, seen: new Set(), remaining: request.limit ?? Infinity, splittable: request.sortKey !== null, fullPagesRead: 0 };
+	const listing: Listing = {
+		context,
+		request,
+		options,
+		seen: new Set(),
+		remaining: request.limit ?? Infinity,
+		splittable: request.sortKey !== null,
+		fullPagesRead: 0,
+	};
 	const ranges: Ranges = { created: request.created, updated: request.updated };
 	const field = timeFieldOf(request.sortKey);
 	if (field) {

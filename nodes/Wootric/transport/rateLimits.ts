@@ -1,6 +1,8 @@
 import { sleep } from 'n8n-workflow';
 
-/** The longest this node waits for a rate limit to reset (the service's windows are a minute long). */
+/**
+ * The longest this node waits for a rate limit to reset (the service's windows are a minute long).
+ */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 90;
 
 const PATH_WORDS = new Set([
@@ -21,9 +23,13 @@ const PATH_WORDS = new Set([
 	'email_survey_csv',
 ]);
 
-/** `GET /v1/end_users/123/responses` → `GET /v1/end_users/:id/responses`: limits are per endpoint. */
+/**
+ * `GET /v1/end_users/123/responses` → `GET /v1/end_users/:id/responses`: limits are per endpoint.
+ */
 export function endpointKey(method: string, path: string): string {
-	const segments = path.split('/').map((segment) => (segment === '' || PATH_WORDS.has(segment) ? segment : ':id'));
+	const segments = path
+		.split('/')
+		.map((segment) => (segment === '' || PATH_WORDS.has(segment) ? segment : ':id'));
 	return `${method} ${segments.join('/')}`;
 }
 
@@ -39,9 +45,9 @@ interface EndpointState {
 }
 
 /**
- * Remembers, per endpoint, what its rate limit said, so the next request waits for the reset instead of
- * earning a 429, and requests sent ahead of need (list pages) go out only while the limit leaves room for
- * them. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
+ * Remembers, per endpoint, what its rate limit said, so the next request waits for the reset
+ * instead of earning a 429, and requests sent ahead of need (list pages) go out only while the
+ * limit leaves room for them. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
  */
 export class RateLimitGate {
 	private readonly endpoints = new Map<string, EndpointState>();
@@ -71,7 +77,10 @@ export class RateLimitGate {
 		if (!Number.isFinite(remaining)) return;
 		// Answers of one window can arrive out of order: the lowest count is the latest.
 		const window = headers['x-rate-limit-reset'];
-		state.remaining = window === state.window && state.remaining !== undefined ? Math.min(state.remaining, remaining) : remaining;
+		state.remaining =
+			window === state.window && state.remaining !== undefined
+				? Math.min(state.remaining, remaining)
+				: remaining;
 		state.window = window;
 	}
 
@@ -102,8 +111,9 @@ export function serviceSecondsOf(headers: Record<string, string>): number | unde
 
 /**
  * Milliseconds since the epoch (this machine's clock, which reads `now`) when the limit resets.
- * X-Rate-Limit-Reset is on the service's clock: measured from its Date header where it sent one, so a clock
- * that is off here waits neither too long nor too little; a little slack covers the Date header's whole seconds.
+ * X-Rate-Limit-Reset is on the service's clock: measured from its Date header where it sent one, so
+ * a clock that is off here waits neither too long nor too little; a little slack covers the Date
+ * header's whole seconds.
  */
 export function resetTimeOf(headers: Record<string, string>, now: number): number | undefined {
 	const reset = Number(headers['x-rate-limit-reset']);

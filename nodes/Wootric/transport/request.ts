@@ -10,8 +10,20 @@ import { sleep } from 'n8n-workflow';
 
 import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './defaults';
 import { encodeParams, type ParamHash } from './encoding';
-import { describeFailure, lowerCaseHeaders, MALFORMED_JSON, toNodeApiError, type RequestFailure } from './failures';
-import { endpointKey, MAX_RATE_LIMIT_WAIT_SECONDS, rateLimitGateOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
+import {
+	describeFailure,
+	lowerCaseHeaders,
+	MALFORMED_JSON,
+	toNodeApiError,
+	type RequestFailure,
+} from './failures';
+import {
+	endpointKey,
+	MAX_RATE_LIMIT_WAIT_SECONDS,
+	rateLimitGateOf,
+	serviceSecondsOf,
+	type RateLimitGate,
+} from './rateLimits';
 import { nextStep, NO_FAILURES } from './retries';
 import { wootricBaseUrl } from './signIn';
 
@@ -30,8 +42,8 @@ export interface WootricRequest {
 	subject?: string;
 	itemIndex?: number;
 	/**
-	 * Send once, without waiting out rate limits or retrying: for a request made ahead of need, which the
-	 * caller makes again the usual way if this one fails.
+	 * Send once, without waiting out rate limits or retrying: for a request made ahead of need, which
+	 * the caller makes again the usual way if this one fails.
 	 */
 	once?: boolean;
 	/** Told the service's time (UNIX seconds, from the answer's Date header) when it answered. */
@@ -44,25 +56,39 @@ export interface RequestOptions {
 }
 
 /**
- * One request to the Wootric API with the credential's token (n8n renews it on a 401), in the service's
- * bracket encoding. Waits out rate limits, retries transient failures where repeating is safe (nextStep),
- * and turns failures into NodeApiErrors that name the status, the service's message and what to do.
- * Resolves to the parsed JSON body, or undefined for an empty one (202, 204).
+ * One request to the Wootric API with the credential's token (n8n renews it on a 401), in the
+ * service's bracket encoding. Waits out rate limits, retries transient failures where repeating is
+ * safe (nextStep), and turns failures into NodeApiErrors that name the status, the service's
+ * message and what to do. Resolves to the parsed JSON body, or undefined for an empty one (202,
+ * 204).
  */
-export async function wootricRequest<T = unknown>(context: WootricContext, request: WootricRequest, options: RequestOptions = {}): Promise<T> {
+export async function wootricRequest<T = unknown>(
+	context: WootricContext,
+	request: WootricRequest,
+	options: RequestOptions = {},
+): Promise<T> {
 	const endpoint = endpointKey(request.method, request.path);
 	const gate = rateLimitGateOf(context);
 	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
 	// Counted from the call on, so a page asked for ahead right after sees this one as on its way.
-	return await gate.sending(endpoint, async () => await sendWithRetries<T>(context, request, endpoint, gate, policy));
+	return await gate.sending(
+		endpoint,
+		async () => await sendWithRetries<T>(context, request, endpoint, gate, policy),
+	);
 }
 
 /**
- * Tries the request until it succeeds or nextStep says to fail. Invariant: `failures` counts the tries that
- * failed, by kind. Bound: nextStep retries each kind only up to its limit, so at most
+ * Tries the request until it succeeds or nextStep says to fail. Invariant: `failures` counts the
+ * tries that failed, by kind. Bound: nextStep retries each kind only up to its limit, so at most
  * policy.attempts + policy.rateLimitedAttempts tries are made.
  */
-async function sendWithRetries<T>(context: WootricContext, request: WootricRequest, endpoint: string, gate: RateLimitGate, policy: RetryPolicy): Promise<T> {
+async function sendWithRetries<T>(
+	context: WootricContext,
+	request: WootricRequest,
+	endpoint: string,
+	gate: RateLimitGate,
+	policy: RetryPolicy,
+): Promise<T> {
 	const httpOptions = httpOptionsOf(request, await baseUrlOf(context), policy.timeoutMs);
 	let failures = NO_FAILURES;
 	for (;;) {
@@ -72,7 +98,15 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 		const step = nextStep(sent.failure, failures, request, policy, Date.now());
 		if (step.kind === 'fail') {
 			const { method, path, subject, itemIndex } = request;
-			const failed = { method, path, subject, itemIndex, attempts: step.tries, notRetriedPost: step.notRetriedPost, rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS };
+			const failed = {
+				method,
+				path,
+				subject,
+				itemIndex,
+				attempts: step.tries,
+				notRetriedPost: step.notRetriedPost,
+				rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
+			};
 			throw toNodeApiError(context.getNode(), failed, sent.failure);
 		}
 		failures = step.failures;
@@ -80,7 +114,11 @@ async function sendWithRetries<T>(context: WootricContext, request: WootricReque
 	}
 }
 
-function httpOptionsOf(request: WootricRequest, baseUrl: string, timeoutMs: number): IHttpRequestOptions {
+function httpOptionsOf(
+	request: WootricRequest,
+	baseUrl: string,
+	timeoutMs: number,
+): IHttpRequestOptions {
 	const query = request.query ? encodeParams(request.query) : '';
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -100,7 +138,10 @@ function httpOptionsOf(request: WootricRequest, baseUrl: string, timeoutMs: numb
 	return options;
 }
 
-/** One try: the parsed body, or what went wrong. Tells the gate what the answer said of the rate limit. */
+/**
+ * One try: the parsed body, or what went wrong. Tells the gate what the answer said of the rate
+ * limit.
+ */
 async function sendOnce(
 	context: WootricContext,
 	request: WootricRequest,
@@ -109,11 +150,16 @@ async function sendOnce(
 	httpOptions: IHttpRequestOptions,
 ): Promise<{ body: unknown } | { failure: RequestFailure }> {
 	try {
-		const response = (await context.helpers.httpRequestWithAuthentication.call(context, 'wootricApi', httpOptions)) as IN8nHttpFullResponse;
+		const response = (await context.helpers.httpRequestWithAuthentication.call(
+			context,
+			'wootricApi',
+			httpOptions,
+		)) as IN8nHttpFullResponse;
 		const headers = lowerCaseHeaders(response.headers);
 		gate.observe(endpoint, headers);
 		const body = parseJson(response.body);
-		if (body === MALFORMED) return { failure: { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON } };
+		if (body === MALFORMED)
+			return { failure: { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON } };
 		const answeredAt = serviceSecondsOf(headers);
 		if (answeredAt !== undefined) request.onServiceTime?.(answeredAt);
 		return { body };
@@ -124,8 +170,14 @@ async function sendOnce(
 	}
 }
 
-/** Whether one more request to this endpoint can go out ahead of need now, with those on their way. */
-export function canSendAhead(context: WootricContext, method: IHttpRequestMethods, path: string): boolean {
+/**
+ * Whether one more request to this endpoint can go out ahead of need now, with those on their way.
+ */
+export function canSendAhead(
+	context: WootricContext,
+	method: IHttpRequestMethods,
+	path: string,
+): boolean {
 	return rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
 }
 

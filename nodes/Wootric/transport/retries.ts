@@ -9,7 +9,11 @@ export interface Failures {
 	readonly renewedForUpload: boolean;
 }
 
-export const NO_FAILURES: Failures = Object.freeze({ transient: 0, rateLimited: 0, renewedForUpload: false });
+export const NO_FAILURES: Failures = Object.freeze({
+	transient: 0,
+	rateLimited: 0,
+	renewedForUpload: false,
+});
 
 /** What of a request decides whether it may be sent again. */
 export interface RetriedRequest {
@@ -22,32 +26,64 @@ export interface RetriedRequest {
 export type NextStep =
 	/** Send it again after `afterMs`, with `failures` counted so far. */
 	| { kind: 'retry'; afterMs: number; failures: Failures }
-	/** Give up after `tries`; `notRetriedPost` when a POST the service may have acted on was not repeated. */
+	/**
+	 * Give up after `tries`; `notRetriedPost` when a POST the service may have acted on was not
+	 * repeated.
+	 */
 	| { kind: 'fail'; tries: number; notRetriedPost: boolean };
 
 /** The wait for a 429 that says nothing of its reset: the service's windows are a minute long. */
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
- * What to do after a request's try failed with `failure`, at `now` (ms), having failed as `failures` says
- * before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS. A failure that changed
- * nothing (network, 5xx) is retried with a doubling backoff, except for a POST, which may have taken effect
- * (a duplicate record, a survey sent twice). A multipart upload refused with 401 is sent once more: n8n
- * renews the token but does not resend a multipart body, and the refused upload was not processed.
+ * What to do after a request's try failed with `failure`, at `now` (ms), having failed as
+ * `failures` says before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS. A
+ * failure that changed nothing (network, 5xx) is retried with a doubling backoff, except for a
+ * POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
+ * refused with 401 is sent once more: n8n renews the token but does not resend a multipart body,
+ * and the refused upload was not processed.
  */
-export function nextStep(failure: RequestFailure, failures: Failures, request: RetriedRequest, policy: RetryPolicy, now: number): NextStep {
+export function nextStep(
+	failure: RequestFailure,
+	failures: Failures,
+	request: RetriedRequest,
+	policy: RetryPolicy,
+	now: number,
+): NextStep {
 	const tries = failures.transient + failures.rateLimited + Number(failures.renewedForUpload) + 1;
 	const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
-	const fail: NextStep = { kind: 'fail', tries, notRetriedPost: transient && request.method === 'POST' };
+	const fail: NextStep = {
+		kind: 'fail',
+		tries,
+		notRetriedPost: transient && request.method === 'POST',
+	};
 	if (request.once) return fail;
-	if (failure.status === 401 && request.multipart && !failure.signIn && !failures.renewedForUpload) {
+	if (
+		failure.status === 401 &&
+		request.multipart &&
+		!failure.signIn &&
+		!failures.renewedForUpload
+	) {
 		return { kind: 'retry', afterMs: 0, failures: { ...failures, renewedForUpload: true } };
 	}
 	if (failure.status === 429) {
 		const waitMs = (resetTimeOf(failure.headers, now) ?? now + RATE_LIMIT_WINDOW_MS) - now;
-		if (failures.rateLimited + 1 >= policy.rateLimitedAttempts || waitMs > MAX_RATE_LIMIT_WAIT_SECONDS * 1000) return fail;
-		return { kind: 'retry', afterMs: Math.max(waitMs, 0), failures: { ...failures, rateLimited: failures.rateLimited + 1 } };
+		if (
+			failures.rateLimited + 1 >= policy.rateLimitedAttempts ||
+			waitMs > MAX_RATE_LIMIT_WAIT_SECONDS * 1000
+		)
+			return fail;
+		return {
+			kind: 'retry',
+			afterMs: Math.max(waitMs, 0),
+			failures: { ...failures, rateLimited: failures.rateLimited + 1 },
+		};
 	}
-	if (!transient || request.method === 'POST' || failures.transient + 1 >= policy.attempts) return fail;
-	return { kind: 'retry', afterMs: policy.firstBackoffMs * 2 ** failures.transient, failures: { ...failures, transient: failures.transient + 1 } };
+	if (!transient || request.method === 'POST' || failures.transient + 1 >= policy.attempts)
+		return fail;
+	return {
+		kind: 'retry',
+		afterMs: policy.firstBackoffMs * 2 ** failures.transient,
+		failures: { ...failures, transient: failures.transient + 1 },
+	};
 }

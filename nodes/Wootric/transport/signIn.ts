@@ -1,15 +1,23 @@
 import { createHash } from 'node:crypto';
 
-import type { ICredentialDataDecryptedObject, IDataObject, IHttpRequestHelper, IHttpRequestOptions } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	IHttpRequestHelper,
+	IHttpRequestOptions,
+} from 'n8n-workflow';
 import { ExecutionBaseError } from 'n8n-workflow';
 
 /**
- * Signing in to a Wootric account for the credential (credentials/WootricApi.credentials.ts), and what the
- * transport needs of it: the host an account is served from, the sign-in itself, and how a failed one is
- * told.
+ * Signing in to a Wootric account for the credential (credentials/WootricApi.credentials.ts), and
+ * what the transport needs of it: the host an account is served from, the sign-in itself, and how a
+ * failed one is told.
  */
 
-/** The service's hosts. Auto picks the region whose prefix starts the account token, else the default. */
+/**
+ * The service's hosts. Auto picks the region whose prefix starts the account token, else the
+ * default.
+ */
 const REGIONS: ReadonlyArray<{ region: string; host: string; tokenPrefix?: string }> = [
 	{ region: 'us', host: 'https://api.wootric.com' },
 	{ region: 'eu', host: 'https://api.wootric.eu', tokenPrefix: 'NPS-EU' },
@@ -17,33 +25,58 @@ const REGIONS: ReadonlyArray<{ region: string; host: string; tokenPrefix?: strin
 ];
 const DEFAULT_REGION = REGIONS[0];
 
-/** The host serving an account: the chosen region, or the one its account token names (`NPS-EU…`, `NPS-AU…`). */
+/**
+ * The host serving an account: the chosen region, or the one its account token names (`NPS-EU…`,
+ * `NPS-AU…`).
+ */
 export function wootricBaseUrl(credentials: ICredentialDataDecryptedObject): string {
 	const region = String(credentials.region ?? 'auto');
 	if (region === 'custom') return String(credentials.baseUrl ?? '').replace(/\/+$/, '');
-	const token = String(credentials.accountToken ?? '').trim().toUpperCase();
-	const chosen = REGIONS.find((entry) => (region === 'auto' ? entry.tokenPrefix !== undefined && token.startsWith(entry.tokenPrefix) : entry.region === region));
+	const token = String(credentials.accountToken ?? '')
+		.trim()
+		.toUpperCase();
+	const chosen = REGIONS.find((entry) =>
+		region === 'auto'
+			? entry.tokenPrefix !== undefined && token.startsWith(entry.tokenPrefix)
+			: entry.region === region,
+	);
 	return (chosen ?? DEFAULT_REGION).host;
 }
 
 /**
- * wootricBaseUrl as an n8n expression on `$credentials`, for the credential's test request (which n8n sends
- * itself, so it cannot call wootricBaseUrl). n8n fills in the fields' defaults first.
+ * wootricBaseUrl as an n8n expression on `$credentials`, for the credential's test request (which
+ * n8n sends itself, so it cannot call wootricBaseUrl). n8n fills in the fields' defaults first.
  */
 export const WOOTRIC_BASE_URL_EXPRESSION = (() => {
 	const token = '$credentials.accountToken.trim().toUpperCase()';
-	const regionHosts = REGIONS.filter((entry) => entry !== DEFAULT_REGION).map(({ region, host, tokenPrefix }) => {
-		const fromToken = tokenPrefix === undefined ? '' : ` || ($credentials.region === "auto" && ${token}.startsWith(${JSON.stringify(tokenPrefix)}))`;
-		return `$credentials.region === ${JSON.stringify(region)}${fromToken} ? ${JSON.stringify(host)} : `;
-	});
+	const regionHosts = REGIONS.filter((entry) => entry !== DEFAULT_REGION).map(
+		({ region, host, tokenPrefix }) => {
+			const fromToken =
+				tokenPrefix === undefined
+					? ''
+					: ` || ($credentials.region === "auto" && ${token}.startsWith(${JSON.stringify(tokenPrefix)}))`;
+			return `$credentials.region === ${JSON.stringify(region)}${fromToken} ? ${JSON.stringify(host)} : `;
+		},
+	);
 	return `={{ $credentials.region === "custom" ? $credentials.baseUrl.replace(/\\/+$/, "") : ${regionHosts.join('')}${JSON.stringify(DEFAULT_REGION.host)} }}`;
 })();
 
-/** Which sign-in tokens belong to: a hash of everything that chooses the account, secrets included. */
+/**
+ * Which sign-in tokens belong to: a hash of everything that chooses the account, secrets included.
+ */
 function signInFingerprint(credentials: ICredentialDataDecryptedObject): string {
-	const signIn = [credentials.grantType, credentials.email, credentials.password, credentials.clientId, credentials.clientSecret, credentials.accountToken];
+	const signIn = [
+		credentials.grantType,
+		credentials.email,
+		credentials.password,
+		credentials.clientId,
+		credentials.clientSecret,
+		credentials.accountToken,
+	];
 	return createHash('sha256')
-		.update(JSON.stringify([...signIn.map((value) => String(value ?? '')), wootricBaseUrl(credentials)]))
+		.update(
+			JSON.stringify([...signIn.map((value) => String(value ?? '')), wootricBaseUrl(credentials)]),
+		)
 		.digest('hex');
 }
 
@@ -52,14 +85,17 @@ interface TokenResponse {
 	refresh_token?: string;
 }
 
-/** Where a WootricSignInError keeps its facts for the transport: its context, which n8n copies into the error that wraps it. */
+/**
+ * Where a WootricSignInError keeps its facts for the transport: its context, which n8n copies into
+ * the error that wraps it.
+ */
 export const SIGN_IN_CONTEXT = 'wootricSignIn';
 
 /**
- * A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. Its status
- * is not called `status`, nor is a network error code put in the message: n8n would swap either for a
- * generic text. n8n wraps it in a NodeApiError; n8n 1.x drops that wrapper's `cause` but keeps the context
- * of an n8n error, hence an ExecutionBaseError with the facts in its context.
+ * A failed sign-in at /oauth/token, told in words a user can act on; it carries nothing secret. Its
+ * status is not called `status`, nor is a network error code put in the message: n8n would swap
+ * either for a generic text. n8n wraps it in a NodeApiError; n8n 1.x drops that wrapper's `cause`
+ * but keeps the context of an n8n error, hence an ExecutionBaseError with the facts in its context.
  */
 export class WootricSignInError extends ExecutionBaseError {
 	constructor(
@@ -92,12 +128,20 @@ interface HttpFailure {
 	response?: { status?: number; data?: unknown };
 }
 
-function signInError(error: unknown, credentials: ICredentialDataDecryptedObject, tokenUrl: string): WootricSignInError {
+function signInError(
+	error: unknown,
+	credentials: ICredentialDataDecryptedObject,
+	tokenUrl: string,
+): WootricSignInError {
 	const { response, code } = (error ?? {}) as HttpFailure;
 	if (response?.status === undefined) {
-		return new WootricSignInError(`Could not reach Wootric's sign-in endpoint ${tokenUrl}: ${networkProblem(code)}. Check the region or base URL.`);
+		return new WootricSignInError(
+			`Could not reach Wootric's sign-in endpoint ${tokenUrl}: ${networkProblem(code)}. Check the region or base URL.`,
+		);
 	}
-	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as { error?: string; error_description?: string } | undefined;
+	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as
+		| { error?: string; error_description?: string }
+		| undefined;
 	const said = data?.error_description ?? data?.error;
 	const what =
 		credentials.grantType === 'clientCredentials'
@@ -118,30 +162,41 @@ function safeJson(text: string): unknown {
 	}
 }
 
-/** What preAuthentication returns, and n8n saves into the credential (a type, so it is an IDataObject too). */
+/**
+ * What preAuthentication returns, and n8n saves into the credential (a type, so it is an
+ * IDataObject too).
+ */
 type IssuedToken = {
 	accessToken: string;
 	refreshToken: string;
 	issuedForSignIn: string;
 };
 
-/** How long a token this process just obtained is handed to callers that met the same expired token. */
+/**
+ * How long a token this process just obtained is handed to callers that met the same expired token.
+ */
 const SHARED_SIGN_IN_MS = 30_000;
 
 /**
- * Sign-ins of this process, under way or just made, by the sign-in and the token they replace. n8n calls
- * preAuthentication once per request that met an expired token: executions (or pages, or a trigger's
- * events) running at once would each sign in, and spend one rotating refresh token several times. They
- * share one sign-in instead, and for SHARED_SIGN_IN_MS after it the callers that still held the expired
- * token get the new one. A first sign-in (no token yet) is shared only while under way; a failed one is not
- * kept, so the next request tries again. Bound: entries older than SHARED_SIGN_IN_MS are dropped at each
- * call, so it holds at most the sign-ins of the last SHARED_SIGN_IN_MS.
+ * Sign-ins of this process, under way or just made, by the sign-in and the token they replace. n8n
+ * calls preAuthentication once per request that met an expired token: executions (or pages, or a
+ * trigger's events) running at once would each sign in, and spend one rotating refresh token
+ * several times. They share one sign-in instead, and for SHARED_SIGN_IN_MS after it the callers
+ * that still held the expired token get the new one. A first sign-in (no token yet) is shared only
+ * while under way; a failed one is not kept, so the next request tries again. Bound: entries older
+ * than SHARED_SIGN_IN_MS are dropped at each call, so it holds at most the sign-ins of the last
+ * SHARED_SIGN_IN_MS.
  */
 const signInsUnderWay = new Map<string, { token: Promise<IssuedToken>; startedAt: number }>();
 
-function sharedSignIn(key: string, replacesToken: boolean, signIn: () => Promise<IssuedToken>): Promise<IssuedToken> {
+function sharedSignIn(
+	key: string,
+	replacesToken: boolean,
+	signIn: () => Promise<IssuedToken>,
+): Promise<IssuedToken> {
 	const now = Date.now();
-	for (const [staleKey, entry] of signInsUnderWay) if (now - entry.startedAt > SHARED_SIGN_IN_MS) signInsUnderWay.delete(staleKey);
+	for (const [staleKey, entry] of signInsUnderWay)
+		if (now - entry.startedAt > SHARED_SIGN_IN_MS) signInsUnderWay.delete(staleKey);
 	const running = signInsUnderWay.get(key);
 	if (running) return running.token;
 	const token = signIn();
@@ -152,8 +207,15 @@ function sharedSignIn(key: string, replacesToken: boolean, signIn: () => Promise
 	return token;
 }
 
-/** A token from /oauth/token: by the stored refresh token when it belongs to this sign-in, else by the configured grant. */
-async function signInAt(helper: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject, signIn: string): Promise<IssuedToken> {
+/**
+ * A token from /oauth/token: by the stored refresh token when it belongs to this sign-in, else by
+ * the configured grant.
+ */
+async function signInAt(
+	helper: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+	signIn: string,
+): Promise<IssuedToken> {
 	const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
 	const requestToken = async (form: Record<string, unknown>, query: IDataObject = {}) => {
 		try {
@@ -162,7 +224,10 @@ async function signInAt(helper: IHttpRequestHelper, credentials: ICredentialData
 				url: tokenUrl,
 				qs: query,
 				body: new URLSearchParams(form as Record<string, string>).toString(),
-				headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+				headers: {
+					'content-type': 'application/x-www-form-urlencoded',
+					accept: 'application/json',
+				},
 				json: true,
 			})) as TokenResponse;
 		} catch (error) {
@@ -174,7 +239,10 @@ async function signInAt(helper: IHttpRequestHelper, credentials: ICredentialData
 	let token: TokenResponse | undefined;
 	if (credentials.refreshToken && credentials.issuedForSignIn === signIn) {
 		try {
-			token = await requestToken({ grant_type: 'refresh_token', refresh_token: credentials.refreshToken });
+			token = await requestToken({
+				grant_type: 'refresh_token',
+				refresh_token: credentials.refreshToken,
+			});
 		} catch {
 			// A refresh token can be revoked or spent elsewhere: the configured grant still works.
 			token = undefined;
@@ -182,32 +250,58 @@ async function signInAt(helper: IHttpRequestHelper, credentials: ICredentialData
 	}
 	token ??=
 		credentials.grantType === 'clientCredentials'
-			? await requestToken({ grant_type: 'client_credentials', client_id: credentials.clientId, client_secret: credentials.clientSecret })
+			? await requestToken({
+					grant_type: 'client_credentials',
+					client_id: credentials.clientId,
+					client_secret: credentials.clientSecret,
+				})
 			: await requestToken(
 					{ grant_type: 'password', username: credentials.email, password: credentials.password },
 					credentials.accountToken ? { account_token: credentials.accountToken } : {},
 				);
-	return { accessToken: token.access_token, refreshToken: token.refresh_token ?? '', issuedForSignIn: signIn };
+	return {
+		accessToken: token.access_token,
+		refreshToken: token.refresh_token ?? '',
+		issuedForSignIn: signIn,
+	};
 }
 
 /**
- * The credential's preAuthentication: a token for the credential as it is now. A stored refresh token is
- * tried first, if it was issued for the sign-in the credential holds now; the newest refresh token is kept
- * (they rotate). Calls that meet the same expired token at once share one sign-in (sharedSignIn).
+ * The credential's preAuthentication: a token for the credential as it is now. A stored refresh
+ * token is tried first, if it was issued for the sign-in the credential holds now; the newest
+ * refresh token is kept (they rotate). Calls that meet the same expired token at once share one
+ * sign-in (sharedSignIn).
  */
-export async function signInFor(helper: IHttpRequestHelper, credentials: ICredentialDataDecryptedObject): Promise<IssuedToken> {
+export async function signInFor(
+	helper: IHttpRequestHelper,
+	credentials: ICredentialDataDecryptedObject,
+): Promise<IssuedToken> {
 	const signIn = signInFingerprint(credentials);
 	const expired = String(credentials.accessToken ?? '');
 	const key = `${signIn}:${createHash('sha256').update(expired).digest('hex')}`;
-	return await sharedSignIn(key, expired !== '', async () => await signInAt(helper, credentials, signIn));
+	return await sharedSignIn(
+		key,
+		expired !== '',
+		async () => await signInAt(helper, credentials, signIn),
+	);
 }
 
 /**
- * The credential's authenticate: `Authorization: Bearer <token>`, unless the token belongs to another
- * sign-in (the user changed the email, password, client, account token or region since). Then the service
- * answers 401, and n8n signs in afresh, also for the Test button, which otherwise reuses a stored token.
+ * The credential's authenticate: `Authorization: Bearer <token>`, unless the token belongs to
+ * another sign-in (the user changed the email, password, client, account token or region since).
+ * Then the service answers 401, and n8n signs in afresh, also for the Test button, which otherwise
+ * reuses a stored token.
  */
-export function withBearerToken(credentials: ICredentialDataDecryptedObject, requestOptions: IHttpRequestOptions): IHttpRequestOptions {
+export function withBearerToken(
+	credentials: ICredentialDataDecryptedObject,
+	requestOptions: IHttpRequestOptions,
+): IHttpRequestOptions {
 	if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return requestOptions;
-	return { ...requestOptions, headers: { ...requestOptions.headers, Authorization: `Bearer ${String(credentials.accessToken)}` } };
+	return {
+		...requestOptions,
+		headers: {
+			...requestOptions.headers,
+			Authorization: `Bearer ${String(credentials.accessToken)}`,
+		},
+	};
 }

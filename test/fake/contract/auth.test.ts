@@ -1,7 +1,14 @@
 import { createEndUser } from '../index';
 import type { Account } from '../store';
 import type { RawReply } from './client';
-import { clientCredentialsForm, errorList, expectNotFound, idsOf, passwordGrantForm, useFakeApi } from './setup';
+import {
+	clientCredentialsForm,
+	errorList,
+	expectNotFound,
+	idsOf,
+	passwordGrantForm,
+	useFakeApi,
+} from './setup';
 
 const T = 1_700_000_000;
 const TOKEN_SHAPE = /^[0-9a-f]{48}$/;
@@ -20,7 +27,8 @@ const unauthorized = (message: string) => errorList('unauthorized', message, nul
 const { fake, api, restart } = useFakeApi();
 
 /** POST /oauth/token with a hand-written form body (and query, for account_token). */
-const grant = (form: string, query = '') => api().send('POST', '/oauth/token', { form, query, auth: false });
+const grant = (form: string, query = '') =>
+	api().send('POST', '/oauth/token', { form, query, auth: false });
 const passwordGrant = (query = '') => grant(passwordGrantForm(fake().credentials), query);
 const withToken = (token: string) => ({ authorization: `Bearer ${token}` });
 const listEmails = async (token: string) => {
@@ -38,7 +46,11 @@ describe('POST /oauth/token, password grant', () => {
 		expect(reply.body).toEqual(TOKEN_BODY);
 		expect(reply.body.refresh_token).not.toBe(reply.body.access_token);
 		expect(await listEmails(reply.body.access_token)).toEqual([]);
-		expect(fake().requestsTo('/oauth/token')[0]).toMatchObject({ method: 'POST', route: 'POST /oauth/token', status: 200 });
+		expect(fake().requestsTo('/oauth/token')[0]).toMatchObject({
+			method: 'POST',
+			route: 'POST /oauth/token',
+			status: 200,
+		});
 	});
 
 	it('states the configured lifetime in expires_in', async () => {
@@ -48,12 +60,18 @@ describe('POST /oauth/token, password grant', () => {
 
 	it.each([
 		['a wrong password', 'grant_type=password&username=owner%40us.example.com&password=wrong'],
-		['an unknown username', 'grant_type=password&username=someone%40us.example.com&password=correct+horse+battery+staple'],
+		[
+			'an unknown username',
+			'grant_type=password&username=someone%40us.example.com&password=correct+horse+battery+staple',
+		],
 		['no credentials', 'grant_type=password'],
 	])('answers 400 invalid_grant for %s', async (_, form) => {
 		const reply = await grant(form);
 		expect(reply.status).toBe(400);
-		expect(reply.body).toEqual({ error: 'invalid_grant', error_description: 'The provided authorization grant is invalid: wrong email or password.' });
+		expect(reply.body).toEqual({
+			error: 'invalid_grant',
+			error_description: 'The provided authorization grant is invalid: wrong email or password.',
+		});
 		expect(fake().store.accessGrants.size).toBe(0);
 	});
 });
@@ -71,7 +89,9 @@ describe('a login with several accounts', () => {
 	});
 
 	it('signs into the first account without account_token', async () => {
-		expect(await listEmails((await passwordGrant()).body.access_token)).toEqual(['first@example.com']);
+		expect(await listEmails((await passwordGrant()).body.access_token)).toEqual([
+			'first@example.com',
+		]);
 	});
 
 	it('signs into the account named by the account_token query parameter, and sees only its data', async () => {
@@ -80,7 +100,9 @@ describe('a login with several accounts', () => {
 		const token = reply.body.access_token;
 		expect(await listEmails(token)).toEqual(['second@example.com']);
 		const firstUser = [...fake().account.endUsers.values()][0];
-		expect((await api().get(`/v1/end_users/${firstUser.id}`, '', withToken(token))).status).toBe(404);
+		expect((await api().get(`/v1/end_users/${firstUser.id}`, '', withToken(token))).status).toBe(
+			404,
+		);
 		expect(fake().requestsTo('/oauth/token')[0].query).toEqual({ account_token: second.token });
 	});
 
@@ -88,20 +110,26 @@ describe('a login with several accounts', () => {
 		for (const accountToken of [foreign.token, 'NPS-00000000']) {
 			const reply = await passwordGrant(`account_token=${accountToken}`);
 			expect(reply.status).toBe(400);
-			expect(reply.body).toEqual({ error: 'invalid_grant', error_description: 'The account token does not belong to this user.' });
+			expect(reply.body).toEqual({
+				error: 'invalid_grant',
+				error_description: 'The account token does not belong to this user.',
+			});
 		}
 		expect(fake().store.accessGrants.size).toBe(0);
 	});
 
 	it('keeps the chosen account across a refresh', async () => {
 		const first = await passwordGrant(`account_token=${second.token}`);
-		const refreshed = await grant(`grant_type=refresh_token&refresh_token=${first.body.refresh_token}`);
+		const refreshed = await grant(
+			`grant_type=refresh_token&refresh_token=${first.body.refresh_token}`,
+		);
 		expect(await listEmails(refreshed.body.access_token)).toEqual(['second@example.com']);
 	});
 });
 
 describe('POST /oauth/token, refresh grant', () => {
-	const refresh = (refreshToken: string) => grant(`grant_type=refresh_token&refresh_token=${refreshToken}`);
+	const refresh = (refreshToken: string) =>
+		grant(`grant_type=refresh_token&refresh_token=${refreshToken}`);
 
 	it('answers a new access token and a new refresh token, and spends the one used', async () => {
 		const first = (await passwordGrant()).body;
@@ -114,7 +142,13 @@ describe('POST /oauth/token, refresh grant', () => {
 		expect(await listEmails(second.body.access_token)).toEqual([]);
 
 		const reused = await refresh(first.refresh_token);
-		expect([reused.status, reused.body]).toEqual([400, { error: 'invalid_grant', error_description: 'The refresh token is invalid, expired or revoked.' }]);
+		expect([reused.status, reused.body]).toEqual([
+			400,
+			{
+				error: 'invalid_grant',
+				error_description: 'The refresh token is invalid, expired or revoked.',
+			},
+		]);
 		// The newest one still works, once.
 		expect((await refresh(second.body.refresh_token)).status).toBe(200);
 		expect((await refresh(second.body.refresh_token)).status).toBe(400);
@@ -132,7 +166,11 @@ describe('POST /oauth/token, refresh grant', () => {
 
 	it('answers 400 invalid_grant for an unknown or missing refresh token, or an access token given as one', async () => {
 		const { access_token } = (await passwordGrant()).body;
-		for (const form of ['grant_type=refresh_token&refresh_token=nope', 'grant_type=refresh_token', `grant_type=refresh_token&refresh_token=${access_token}`]) {
+		for (const form of [
+			'grant_type=refresh_token&refresh_token=nope',
+			'grant_type=refresh_token',
+			`grant_type=refresh_token&refresh_token=${access_token}`,
+		]) {
 			const reply = await grant(form);
 			expect([reply.status, reply.body.error]).toEqual([400, 'invalid_grant']);
 		}
@@ -145,25 +183,53 @@ describe('POST /oauth/token, client_credentials grant', () => {
 		fake().clock.set(T);
 		const reply = await grant(clientCredentialsForm(fake().credentials));
 		expect(reply.status).toBe(200);
-		expect(reply.body).toEqual({ access_token: expect.stringMatching(TOKEN_SHAPE), token_type: 'Bearer', expires_in: 7200, scope: 'public', created_at: T });
+		expect(reply.body).toEqual({
+			access_token: expect.stringMatching(TOKEN_SHAPE),
+			token_type: 'Bearer',
+			expires_in: 7200,
+			scope: 'public',
+			created_at: T,
+		});
 		expect(reply.body).not.toHaveProperty('refresh_token');
 		expect(await listEmails(reply.body.access_token)).toEqual(['client@example.com']);
 	});
 
 	it.each([
-		['a wrong client secret', 'grant_type=client_credentials&client_id=client-us&client_secret=wrong'],
-		['an unknown client', 'grant_type=client_credentials&client_id=client-eu&client_secret=client-secret-value'],
+		[
+			'a wrong client secret',
+			'grant_type=client_credentials&client_id=client-us&client_secret=wrong',
+		],
+		[
+			'an unknown client',
+			'grant_type=client_credentials&client_id=client-eu&client_secret=client-secret-value',
+		],
 		['no client', 'grant_type=client_credentials'],
 	])('answers 401 invalid_client for %s', async (_, form) => {
 		const reply = await grant(form);
-		expect([reply.status, reply.body]).toEqual([401, { error: 'invalid_client', error_description: 'Client authentication failed: unknown client or wrong secret.' }]);
+		expect([reply.status, reply.body]).toEqual([
+			401,
+			{
+				error: 'invalid_client',
+				error_description: 'Client authentication failed: unknown client or wrong secret.',
+			},
+		]);
 	});
 });
 
 describe('POST /oauth/token, other grants and methods', () => {
-	it.each([['grant_type=authorization_code&code=x'], ['grant_type=implicit'], ['username=owner%40us.example.com']])('answers 400 unsupported_grant_type for %s', async (form) => {
+	it.each([
+		['grant_type=authorization_code&code=x'],
+		['grant_type=implicit'],
+		['username=owner%40us.example.com'],
+	])('answers 400 unsupported_grant_type for %s', async (form) => {
 		const reply = await grant(form);
-		expect([reply.status, reply.body]).toEqual([400, { error: 'unsupported_grant_type', error_description: 'The authorization grant type is not supported.' }]);
+		expect([reply.status, reply.body]).toEqual([
+			400,
+			{
+				error: 'unsupported_grant_type',
+				error_description: 'The authorization grant type is not supported.',
+			},
+		]);
 	});
 
 	it('answers GET /oauth/token with 404', async () => {
@@ -172,12 +238,17 @@ describe('POST /oauth/token, other grants and methods', () => {
 });
 
 describe('authenticating data requests', () => {
-	const send = (headers: Record<string, string>, query = '') => api().send('GET', '/v1/end_users', { query, headers, auth: false });
-	const expectUnauthorized = (reply: RawReply, message: string) => expect([reply.status, reply.body]).toEqual([401, unauthorized(message)]);
+	const send = (headers: Record<string, string>, query = '') =>
+		api().send('GET', '/v1/end_users', { query, headers, auth: false });
+	const expectUnauthorized = (reply: RawReply, message: string) =>
+		expect([reply.status, reply.body]).toEqual([401, unauthorized(message)]);
 
 	it('answers 401 without a token', async () => {
 		expectUnauthorized(await send({}), 'No access token given');
-		expectUnauthorized(await send({ authorization: 'Basic b3duZXI6cHc=' }), 'No access token given');
+		expectUnauthorized(
+			await send({ authorization: 'Basic b3duZXI6cHc=' }),
+			'No access token given',
+		);
 	});
 
 	it('answers 401 for a garbage token, in the header or the query', async () => {
@@ -214,7 +285,10 @@ describe('authenticating data requests', () => {
 		const user = createEndUser(fake().account, fake().store, 'param@example.com');
 		const byQuery = await send({}, `access_token=${token}`);
 		expect([byQuery.status, idsOf(byQuery)]).toEqual([200, [user.id]]);
-		const byForm = await api().send('PUT', `/v1/end_users/${user.id}`, { form: `access_token=${token}&properties[plan]=pro`, auth: false });
+		const byForm = await api().send('PUT', `/v1/end_users/${user.id}`, {
+			form: `access_token=${token}&properties[plan]=pro`,
+			auth: false,
+		});
 		expect(byForm.status).toBe(200);
 		expect(user.properties).toEqual({ plan: 'pro' });
 	});

@@ -11,8 +11,9 @@ export interface RawReply {
 }
 
 /**
- * A bare HTTP client for the fake's contract tests: requests are written out by hand (raw query strings
- * and form bodies in the spec's bracket notation), so the tests say exactly what goes over the wire.
+ * A bare HTTP client for the fake's contract tests: requests are written out by hand (raw query
+ * strings and form bodies in the spec's bracket notation), so the tests say exactly what goes over
+ * the wire.
  */
 export class RawClient {
 	private accessToken?: string;
@@ -23,7 +24,10 @@ export class RawClient {
 	async token(): Promise<string> {
 		if (!this.accessToken) {
 			const { email, password } = this.fake.credentials;
-			const reply = await this.send('POST', '/oauth/token', { form: new URLSearchParams({ grant_type: 'password', username: email, password }).toString(), auth: false });
+			const reply = await this.send('POST', '/oauth/token', {
+				form: new URLSearchParams({ grant_type: 'password', username: email, password }).toString(),
+				auth: false,
+			});
 			this.accessToken = reply.body.access_token as string;
 		}
 		return this.accessToken;
@@ -52,10 +56,17 @@ export class RawClient {
 	async send(
 		method: 'GET' | 'POST' | 'PUT' | 'DELETE',
 		path: string,
-		options: { query?: string; form?: string; multipart?: FormData; headers?: Record<string, string>; auth?: boolean },
+		options: {
+			query?: string;
+			form?: string;
+			multipart?: FormData;
+			headers?: Record<string, string>;
+			auth?: boolean;
+		},
 	): Promise<RawReply> {
 		const headers: Record<string, string> = { ...options.headers };
-		if (options.auth !== false && !('authorization' in headers)) headers.authorization = `Bearer ${await this.token()}`;
+		if (options.auth !== false && !('authorization' in headers))
+			headers.authorization = `Bearer ${await this.token()}`;
 		let body: string | FormData | undefined;
 		if (options.form !== undefined && method !== 'GET' && method !== 'DELETE') {
 			headers['content-type'] = 'application/x-www-form-urlencoded';
@@ -65,6 +76,11 @@ export class RawClient {
 		const url = `${this.fake.baseUrl}${path}${options.query ? `?${options.query}` : ''}`;
 		const reply = await request(url, { method, headers, body });
 		const text = await reply.body.text();
-		return { status: reply.statusCode, headers: reply.headers, text, body: text ? JSON.parse(text) : undefined };
+		return {
+			status: reply.statusCode,
+			headers: reply.headers,
+			text,
+			body: text ? JSON.parse(text) : undefined,
+		};
 	}
 }

@@ -4,10 +4,16 @@ import { DAY, expectNotFound, FIXED_NOW, HOUR, idsOf, useFakeApi } from './setup
 
 const { fake, api } = useFakeApi({ now: FIXED_NOW });
 
-const user = (email: string, properties: Record<string, string> = {}) => createEndUser(fake().account, fake().store, email, { properties });
+const user = (email: string, properties: Record<string, string> = {}) =>
+	createEndUser(fake().account, fake().store, email, { properties });
 
 const decline = (endUser: EndUser, createdAt: number, fields: Partial<Decline> = {}) =>
-	addDecline(fake().account, fake().store, { endUserId: endUser.id, createdAt, updatedAt: createdAt, ...fields });
+	addDecline(fake().account, fake().store, {
+		endUserId: endUser.id,
+		createdAt,
+		updatedAt: createdAt,
+		...fields,
+	});
 
 describe('GET /v1/declines and /v1/end_users/<id>/declines', () => {
 	let ada: EndUser;
@@ -66,7 +72,9 @@ describe('GET /v1/declines and /v1/end_users/<id>/declines', () => {
 		expect(idsOf(await api().get(path, 'sort_order=asc'))).toEqual([early.id, middle.id]);
 		expect(idsOf(await api().get(path, 'sort_key=updated_at'))).toEqual([early.id, middle.id]);
 		expect(idsOf(await api().get(path, 'per_page=1&page=2'))).toEqual([early.id]);
-		expect(idsOf(await api().get(path, `created[gt]=${FIXED_NOW - 3 * HOUR}`))).toEqual([middle.id]);
+		expect(idsOf(await api().get(path, `created[gt]=${FIXED_NOW - 3 * HOUR}`))).toEqual([
+			middle.id,
+		]);
 	});
 
 	it('answers 404 for an unknown end user', async () => {
@@ -77,7 +85,11 @@ describe('GET /v1/declines and /v1/end_users/<id>/declines', () => {
 describe('GET /v1/end_users/<id>/declines/<id>', () => {
 	it('reads one decline of that end user', async () => {
 		const ada = user('ada@example.com');
-		const record = decline(ada, FIXED_NOW - DAY, { ipAddress: '198.51.100.4', originUrl: 'https://app.example.com/settings', endUserProperties: { plan: 'pro' } });
+		const record = decline(ada, FIXED_NOW - DAY, {
+			ipAddress: '198.51.100.4',
+			originUrl: 'https://app.example.com/settings',
+			endUserProperties: { plan: 'pro' },
+		});
 		const reply = await api().get(`/v1/end_users/${ada.id}/declines/${record.id}`);
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({
@@ -127,7 +139,10 @@ describe('POST /v1/end_users/<id>/declines', () => {
 		const readBack = await api().get(`/v1/end_users/${ada.id}/declines/${reply.body.id}`);
 		const { user_id: _userId, ...declineBody } = reply.body;
 		expect(readBack.body).toEqual(declineBody);
-		expect((await api().get(`/v1/end_users/${ada.id}`)).body.properties).toEqual({ plan: 'enterprise', region: 'EU' });
+		expect((await api().get(`/v1/end_users/${ada.id}`)).body.properties).toEqual({
+			plan: 'enterprise',
+			region: 'EU',
+		});
 		expect(idsOf(await api().get('/v1/declines'))).toEqual([reply.body.id]);
 	});
 
@@ -138,14 +153,18 @@ describe('POST /v1/end_users/<id>/declines', () => {
 		expect(reply.body.origin_url).toBeNull();
 		expect(reply.body.end_user).toEqual({ properties: { plan: 'pro', region: 'EU' } });
 		expect(fake().account.declines.get(reply.body.id)!.createdAt).toBeGreaterThanOrEqual(before);
-		expect(fake().account.declines.get(reply.body.id)!.createdAt).toBeLessThanOrEqual(fake().clock.now());
+		expect(fake().account.declines.get(reply.body.id)!.createdAt).toBeLessThanOrEqual(
+			fake().clock.now(),
+		);
 	});
 
 	it('answers 400 naming created_at when it is not a UNIX timestamp, and 404 for an unknown end user', async () => {
 		const bad = await api().post(`/v1/end_users/${ada.id}/declines`, 'created_at=2024-03-09');
 		expect(bad.status).toBe(400);
 		expect(bad.body.errors[0].field).toBe('created_at');
-		expectNotFound(await api().post('/v1/end_users/999999/declines', 'origin_url=https://app.example.com/'));
+		expectNotFound(
+			await api().post('/v1/end_users/999999/declines', 'origin_url=https://app.example.com/'),
+		);
 		expect(fake().account.declines.size).toBe(0);
 	});
 });
@@ -157,24 +176,42 @@ describe('PUT /v1/declines/<id>', () => {
 
 	beforeEach(() => {
 		ada = user('ada@example.com', { plan: 'pro' });
-		record = decline(ada, FIXED_NOW - 2 * HOUR, { endUserProperties: { plan: 'starter', seats: '3' } });
+		record = decline(ada, FIXED_NOW - 2 * HOUR, {
+			endUserProperties: { plan: 'starter', seats: '3' },
+		});
 		other = decline(ada, FIXED_NOW - 1 * HOUR, { endUserProperties: { plan: 'pro' } });
 	});
 
 	it('answers 423 to end_user[properties] unless historical edits are enabled, and changes nothing', async () => {
-		const reply = await api().put(`/v1/declines/${record.id}`, 'end_user[properties][plan]=enterprise');
+		const reply = await api().put(
+			`/v1/declines/${record.id}`,
+			'end_user[properties][plan]=enterprise',
+		);
 		expect(reply.status).toBe(423);
-		expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: 'locked', message: expect.any(String), field: 'end_user[properties]' }] });
-		expect(fake().account.declines.get(record.id)!.endUserProperties).toEqual({ plan: 'starter', seats: '3' });
+		expect(reply.body).toEqual({
+			type: 'error_list',
+			errors: [{ status: 'locked', message: expect.any(String), field: 'end_user[properties]' }],
+		});
+		expect(fake().account.declines.get(record.id)!.endUserProperties).toEqual({
+			plan: 'starter',
+			seats: '3',
+		});
 	});
 
 	it('with historical edits enabled: 204, empty body; only that decline’s properties change', async () => {
 		fake().account.historicalEditsEnabled = true;
-		const reply = await api().put(`/v1/declines/${record.id}`, 'end_user[properties][plan]=enterprise');
+		const reply = await api().put(
+			`/v1/declines/${record.id}`,
+			'end_user[properties][plan]=enterprise',
+		);
 		expect(reply.status).toBe(204);
 		expect(reply.text).toBe('');
-		expect((await api().get(`/v1/end_users/${ada.id}/declines/${record.id}`)).body.end_user).toEqual({ properties: { plan: 'enterprise' } });
-		expect((await api().get(`/v1/end_users/${ada.id}/declines/${other.id}`)).body.end_user).toEqual({ properties: { plan: 'pro' } });
+		expect(
+			(await api().get(`/v1/end_users/${ada.id}/declines/${record.id}`)).body.end_user,
+		).toEqual({ properties: { plan: 'enterprise' } });
+		expect((await api().get(`/v1/end_users/${ada.id}/declines/${other.id}`)).body.end_user).toEqual(
+			{ properties: { plan: 'pro' } },
+		);
 		expect((await api().get(`/v1/end_users/${ada.id}`)).body.properties).toEqual({ plan: 'pro' });
 	});
 

@@ -74,7 +74,12 @@ describe('POST /v1/email_survey', () => {
 						product_name: 'Acme',
 						survey_template_id: '502',
 						custom_messages: CUSTOM_MESSAGES,
-						sampling: { first_survey_delay: '0', response_throttle: '90', decline_throttle: '30', registered_percent: '100' },
+						sampling: {
+							first_survey_delay: '0',
+							response_throttle: '90',
+							decline_throttle: '30',
+							registered_percent: '100',
+						},
 					},
 				},
 			},
@@ -91,7 +96,11 @@ describe('POST /v1/email_survey', () => {
 
 		const grace = await api().get('/v1/end_users/crm-2', 'lookup_by_external_id=true');
 		expect(grace.status).toBe(200);
-		expect(grace.body).toMatchObject({ email: 'grace@example.com', external_id: 'crm-2', properties: { plan: 'pro' } });
+		expect(grace.body).toMatchObject({
+			email: 'grace@example.com',
+			external_id: 'crm-2',
+			properties: { plan: 'pro' },
+		});
 		expect(grace.body.last_surveyed).toMatch(/^2024-03-10 12:00:\d\d$/);
 		const ada = await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true');
 		expect(ada.body).toMatchObject({ external_id: 'crm-1', properties: { plan: 'pro' } });
@@ -103,7 +112,9 @@ describe('POST /v1/email_survey', () => {
 			createdAt: FIXED_NOW - DAY,
 			updatedAt: FIXED_NOW - DAY,
 		});
-		const reply = await survey('emails[]=ada@example.com&end_user[properties][plan]=pro&end_user[properties][seats]=12');
+		const reply = await survey(
+			'emails[]=ada@example.com&end_user[properties][plan]=pro&end_user[properties][seats]=12',
+		);
 		expect(reply.status).toBe(200);
 		expect(emailsOf(fake())).toEqual(['ada@example.com']);
 		const ada = fake().account.endUsers.get(known.id)!;
@@ -113,7 +124,8 @@ describe('POST /v1/email_survey', () => {
 	});
 
 	it(`takes up to ${MAX_SURVEY_EMAILS} emails and answers 400 to ${MAX_SURVEY_EMAILS + 1}`, async () => {
-		const emails = (count: number) => Array.from({ length: count }, (_, index) => `emails[]=person${index}@example.com`).join('&');
+		const emails = (count: number) =>
+			Array.from({ length: count }, (_, index) => `emails[]=person${index}@example.com`).join('&');
 		expectSurveyRejected(fake(), await survey(emails(101)), 'emails');
 		const reply = await survey(emails(100));
 		expect(reply.status).toBe(200);
@@ -129,23 +141,71 @@ describe('POST /v1/email_survey', () => {
 		['an address without @', 'emails[]=ada@example.com&emails[]=grace.example.com', 'emails'],
 		['an address without a domain', 'emails[]=ada@', 'emails'],
 		['an address with a space', 'emails[]=ada%20lovelace@example.com', 'emails'],
-		['fewer external ids than emails', 'emails[]=ada@example.com&emails[]=grace@example.com&external_ids[]=crm-1', 'external_ids'],
-		['more external ids than emails', 'emails[]=ada@example.com&external_ids[]=crm-1&external_ids[]=crm-2', 'external_ids'],
-		['one external id for two addresses', 'emails[]=ada@example.com&emails[]=grace@example.com&external_ids[]=crm-1&external_ids[]=crm-1', 'external_ids'],
-		['a survey_immediately that is not a boolean', 'emails[]=ada@example.com&survey_immediately=sometimes', 'survey_immediately'],
-		['a malformed reply_to_email', 'emails[]=ada@example.com&reply_to_email=support', 'reply_to_email'],
+		[
+			'fewer external ids than emails',
+			'emails[]=ada@example.com&emails[]=grace@example.com&external_ids[]=crm-1',
+			'external_ids',
+		],
+		[
+			'more external ids than emails',
+			'emails[]=ada@example.com&external_ids[]=crm-1&external_ids[]=crm-2',
+			'external_ids',
+		],
+		[
+			'one external id for two addresses',
+			'emails[]=ada@example.com&emails[]=grace@example.com&external_ids[]=crm-1&external_ids[]=crm-1',
+			'external_ids',
+		],
+		[
+			'a survey_immediately that is not a boolean',
+			'emails[]=ada@example.com&survey_immediately=sometimes',
+			'survey_immediately',
+		],
+		[
+			'a malformed reply_to_email',
+			'emails[]=ada@example.com&reply_to_email=support',
+			'reply_to_email',
+		],
 		['context not sent as a list of hashes', 'emails[]=ada@example.com&context=Ada', 'context[]'],
 		['delay 0', 'emails[]=ada@example.com&delay=0', 'delay'],
 		['delay 32', 'emails[]=ada@example.com&delay=32', 'delay'],
 		['delay 1.5', 'emails[]=ada@example.com&delay=1.5', 'delay'],
 		['delay soon', 'emails[]=ada@example.com&delay=soon', 'delay'],
-		['an unknown custom message', 'emails[]=ada@example.com&survey_settings[custom_messages][thanks_text]=Thanks', 'survey_settings[custom_messages][thanks_text]'],
-		['registered_percent 101', 'emails[]=ada@example.com&survey_settings[sampling][registered_percent]=101', 'survey_settings[sampling][registered_percent]'],
-		['registered_percent −1', 'emails[]=ada@example.com&survey_settings[sampling][registered_percent]=-1', 'survey_settings[sampling][registered_percent]'],
-		['a sampling value that is not an integer', 'emails[]=ada@example.com&survey_settings[sampling][response_throttle]=weekly', 'survey_settings[sampling][response_throttle]'],
-		['a negative first_survey_delay', 'emails[]=ada@example.com&survey_settings[sampling][first_survey_delay]=-3', 'survey_settings[sampling][first_survey_delay]'],
-		['an unknown sampling key', 'emails[]=ada@example.com&survey_settings[sampling][max_surveys]=3', 'survey_settings[sampling][max_surveys]'],
-		['an unknown survey template', 'emails[]=ada@example.com&survey_settings[survey_template_id]=999', 'survey_settings[survey_template_id]'],
+		[
+			'an unknown custom message',
+			'emails[]=ada@example.com&survey_settings[custom_messages][thanks_text]=Thanks',
+			'survey_settings[custom_messages][thanks_text]',
+		],
+		[
+			'registered_percent 101',
+			'emails[]=ada@example.com&survey_settings[sampling][registered_percent]=101',
+			'survey_settings[sampling][registered_percent]',
+		],
+		[
+			'registered_percent −1',
+			'emails[]=ada@example.com&survey_settings[sampling][registered_percent]=-1',
+			'survey_settings[sampling][registered_percent]',
+		],
+		[
+			'a sampling value that is not an integer',
+			'emails[]=ada@example.com&survey_settings[sampling][response_throttle]=weekly',
+			'survey_settings[sampling][response_throttle]',
+		],
+		[
+			'a negative first_survey_delay',
+			'emails[]=ada@example.com&survey_settings[sampling][first_survey_delay]=-3',
+			'survey_settings[sampling][first_survey_delay]',
+		],
+		[
+			'an unknown sampling key',
+			'emails[]=ada@example.com&survey_settings[sampling][max_surveys]=3',
+			'survey_settings[sampling][max_surveys]',
+		],
+		[
+			'an unknown survey template',
+			'emails[]=ada@example.com&survey_settings[survey_template_id]=999',
+			'survey_settings[survey_template_id]',
+		],
 	])('answers 400 to %s, creating nothing', async (_case, form, field) => {
 		expectSurveyRejected(fake(), await survey(form), field);
 	});
@@ -170,9 +230,14 @@ describe('POST /v1/email_survey', () => {
 
 	it('takes the access token as a form parameter, and does not record it', async () => {
 		const token = await api().token();
-		const reply = await api().send('POST', '/v1/email_survey', { form: `access_token=${token}&emails[]=ada@example.com&delay=2`, auth: false });
+		const reply = await api().send('POST', '/v1/email_survey', {
+			form: `access_token=${token}&emails[]=ada@example.com&delay=2`,
+			auth: false,
+		});
 		expect(reply.status).toBe(200);
-		expect(fake().account.emailSurveys.map((record) => record.params)).toEqual([{ emails: ['ada@example.com'], delay: '2' }]);
+		expect(fake().account.emailSurveys.map((record) => record.params)).toEqual([
+			{ emails: ['ada@example.com'], delay: '2' },
+		]);
 	});
 
 	it('is a POST endpoint only', async () => {

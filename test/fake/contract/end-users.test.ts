@@ -1,5 +1,13 @@
 import { addDecline, addResponse, createEndUser, DEFAULT_END_USER_SETTINGS } from '../index';
-import { DAY, errorList, expectNotFound, idsOf, invalidParameter, NOT_FOUND_BODY, useFakeApi } from './setup';
+import {
+	DAY,
+	errorList,
+	expectNotFound,
+	idsOf,
+	invalidParameter,
+	NOT_FOUND_BODY,
+	useFakeApi,
+} from './setup';
 
 /** 2023-11-14T22:13:20Z, i.e. 14:13:20 on the 14th at the default account offset of -08:00. */
 const T = 1_700_000_000;
@@ -18,7 +26,16 @@ const READ_FIELDS = [
 	'last_response',
 	'settings',
 ];
-const WRITE_FIELDS = ['id', 'email', 'last_surveyed', 'external_created_at', 'created_at', 'updated_at', 'user_id', 'properties'];
+const WRITE_FIELDS = [
+	'id',
+	'email',
+	'last_surveyed',
+	'external_created_at',
+	'created_at',
+	'updated_at',
+	'user_id',
+	'properties',
+];
 
 // Long-lived tokens: these tests move the clock by days.
 const { fake, api, restart } = useFakeApi({ options: { tokenLifetimeSeconds: 30 * DAY } });
@@ -85,13 +102,34 @@ describe('GET /v1/end_users', () => {
 describe('GET /v1/end_users/<id> and the lookups', () => {
 	it('reads one by id, with its last response', async () => {
 		const user = ada();
-		addResponse(fake().account, fake().store, { endUserId: user.id, score: 3, createdAt: T - 50, text: 'older' });
-		const latest = addResponse(fake().account, fake().store, { endUserId: user.id, score: 9, createdAt: T, text: 'Great', channel: 'email' });
+		addResponse(fake().account, fake().store, {
+			endUserId: user.id,
+			score: 3,
+			createdAt: T - 50,
+			text: 'older',
+		});
+		const latest = addResponse(fake().account, fake().store, {
+			endUserId: user.id,
+			score: 9,
+			createdAt: T,
+			text: 'Great',
+			channel: 'email',
+		});
 		const reply = await api().get(`/v1/end_users/${user.id}`);
 		expect(reply.status).toBe(200);
 		expect(Object.keys(reply.body)).toEqual(READ_FIELDS);
-		expect(reply.body).toMatchObject({ id: user.id, email: 'ada@example.com', properties: { plan: 'pro' }, settings: DEFAULT_END_USER_SETTINGS });
-		expect(reply.body.last_response).toEqual({ id: String(latest.id), score: 9, text: 'Great', survey: { channel: 'email' } });
+		expect(reply.body).toMatchObject({
+			id: user.id,
+			email: 'ada@example.com',
+			properties: { plan: 'pro' },
+			settings: DEFAULT_END_USER_SETTINGS,
+		});
+		expect(reply.body.last_response).toEqual({
+			id: String(latest.id),
+			score: 9,
+			text: 'Great',
+			survey: { channel: 'email' },
+		});
 		// Answering moved last_surveyed to the response.
 		expect(reply.body.last_surveyed).toBe('2023-11-14 14:13:20');
 	});
@@ -106,14 +144,26 @@ describe('GET /v1/end_users/<id> and the lookups', () => {
 	it('reads one by email with lookup_by_email=true, encoded or not, including a + in the address', async () => {
 		const user = ada();
 		const plus = createEndUser(fake().account, fake().store, 'ada+nps@example.com');
-		expect((await api().get('/v1/end_users/ada%40example.com', 'lookup_by_email=true')).body.id).toBe(user.id);
-		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).body.id).toBe(user.id);
-		expect((await api().get('/v1/end_users/ada+nps@example.com', 'lookup_by_email=true')).body.id).toBe(plus.id);
-		expect((await api().get('/v1/end_users/ada%2Bnps%40example.com', 'lookup_by_email=true')).body.id).toBe(plus.id);
+		expect(
+			(await api().get('/v1/end_users/ada%40example.com', 'lookup_by_email=true')).body.id,
+		).toBe(user.id);
+		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).body.id).toBe(
+			user.id,
+		);
+		expect(
+			(await api().get('/v1/end_users/ada+nps@example.com', 'lookup_by_email=true')).body.id,
+		).toBe(plus.id);
+		expect(
+			(await api().get('/v1/end_users/ada%2Bnps%40example.com', 'lookup_by_email=true')).body.id,
+		).toBe(plus.id);
 		expectNotFound(await api().get('/v1/end_users/nobody%40example.com', 'lookup_by_email=true'));
 		// false is the default: the segment is an id again.
-		expect((await api().get(`/v1/end_users/${user.id}`, 'lookup_by_email=false')).body.id).toBe(user.id);
-		expect((await api().get('/v1/end_users/ada%40example.com', 'lookup_by_email=false')).status).toBe(404);
+		expect((await api().get(`/v1/end_users/${user.id}`, 'lookup_by_email=false')).body.id).toBe(
+			user.id,
+		);
+		expect(
+			(await api().get('/v1/end_users/ada%40example.com', 'lookup_by_email=false')).status,
+		).toBe(404);
 	});
 
 	it('reads one by external id with lookup_by_external_id=true, or the misspelt lookup_by_eternal_id=true', async () => {
@@ -121,9 +171,13 @@ describe('GET /v1/end_users/<id> and the lookups', () => {
 		const byExternal = await api().get('/v1/end_users/crm-1', 'lookup_by_external_id=true');
 		expect([byExternal.status, byExternal.body.id]).toEqual([200, user.id]);
 		expect(Object.keys(byExternal.body)).toEqual(READ_FIELDS);
-		expect((await api().get('/v1/end_users/crm-1', 'lookup_by_eternal_id=true')).body.id).toBe(user.id);
+		expect((await api().get('/v1/end_users/crm-1', 'lookup_by_eternal_id=true')).body.id).toBe(
+			user.id,
+		);
 		expectNotFound(await api().get('/v1/end_users/crm-2', 'lookup_by_external_id=true'));
-		expect((await api().get('/v1/end_users/crm-1', 'lookup_by_external_id=false')).status).toBe(404);
+		expect((await api().get('/v1/end_users/crm-1', 'lookup_by_external_id=false')).status).toBe(
+			404,
+		);
 		const bad = await api().get('/v1/end_users/crm-1', 'lookup_by_external_id=yes');
 		expect([bad.status, bad.body]).toEqual([400, invalidParameter('lookup_by_external_id')]);
 	});
@@ -136,11 +190,20 @@ describe('GET /v1/end_users/<id> and the lookups', () => {
 		expect((await api().get('/v1/end_users/phone_number/+15550100')).body.id).toBe(user.id);
 		expect((await api().get(`/v1/end_users/phone_number/${user.id}`)).body.id).toBe(user.id);
 		// Digits only is an id lookup, not a phone lookup without the +.
-		expect(await api().get('/v1/end_users/phone_number/15550100')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
-		expect(await api().get('/v1/end_users/phone_number/%2B15559999')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
+		expect(await api().get('/v1/end_users/phone_number/15550100')).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
+		expect(await api().get('/v1/end_users/phone_number/%2B15559999')).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
 		for (const phone of ['555-0100', '1-555-0100', 'phone']) {
 			const reply = await api().get(`/v1/end_users/phone_number/${phone}`);
-			expect([reply.status, reply.body]).toEqual([400, errorList('invalid_parameter', 'phone_number must start with +', 'phone_number')]);
+			expect([reply.status, reply.body]).toEqual([
+				400,
+				errorList('invalid_parameter', 'phone_number must start with +', 'phone_number'),
+			]);
 		}
 	});
 });
@@ -165,7 +228,11 @@ describe('POST /v1/end_users', () => {
 			properties: '{"plan":"pro","seats":"5"}',
 		});
 		expect(Object.keys(reply.body)).toEqual(WRITE_FIELDS);
-		expect(user).toMatchObject({ createdAt: T, externalId: 'crm-9', properties: { plan: 'pro', seats: '5' } });
+		expect(user).toMatchObject({
+			createdAt: T,
+			externalId: 'crm-9',
+			properties: { plan: 'pro', seats: '5' },
+		});
 
 		const read = await api().get(`/v1/end_users/${user.id}`);
 		expect(read.body).toMatchObject({
@@ -180,16 +247,37 @@ describe('POST /v1/end_users', () => {
 	it('creates with only an email: nulls, and an empty properties string', async () => {
 		const reply = await api().post('/v1/end_users', 'email=bare%40example.com');
 		expect(reply.status).toBe(201);
-		expect(reply.body).toMatchObject({ email: 'bare@example.com', last_surveyed: null, external_created_at: null, properties: '{}' });
+		expect(reply.body).toMatchObject({
+			email: 'bare@example.com',
+			last_surveyed: null,
+			external_created_at: null,
+			properties: '{}',
+		});
 	});
 
 	it.each([
 		['no email', 'external_id=x', errorList('missing_parameter', 'email is required', 'email')],
 		['an empty email', 'email=', errorList('missing_parameter', 'email is required', 'email')],
-		['a malformed email', 'email=not-an-email', errorList('invalid_parameter', 'email is invalid', 'email')],
-		['a non-integer last_surveyed', 'email=a%40example.com&last_surveyed=yesterday', invalidParameter('last_surveyed')],
-		['a non-integer external_created_at', 'email=a%40example.com&external_created_at=1.5', invalidParameter('external_created_at')],
-		['a nested property', 'email=a%40example.com&properties[plan][x]=1', invalidParameter('properties[plan]')],
+		[
+			'a malformed email',
+			'email=not-an-email',
+			errorList('invalid_parameter', 'email is invalid', 'email'),
+		],
+		[
+			'a non-integer last_surveyed',
+			'email=a%40example.com&last_surveyed=yesterday',
+			invalidParameter('last_surveyed'),
+		],
+		[
+			'a non-integer external_created_at',
+			'email=a%40example.com&external_created_at=1.5',
+			invalidParameter('external_created_at'),
+		],
+		[
+			'a nested property',
+			'email=a%40example.com&properties[plan][x]=1',
+			invalidParameter('properties[plan]'),
+		],
 	])('answers 400 naming the field for %s, and creates nothing', async (_, form, body) => {
 		const reply = await api().post('/v1/end_users', form);
 		expect([reply.status, reply.body]).toEqual([400, body]);
@@ -199,9 +287,18 @@ describe('POST /v1/end_users', () => {
 	it('answers 400 for a duplicate email or external id', async () => {
 		ada();
 		const email = await api().post('/v1/end_users', 'email=ada%40example.com');
-		expect([email.status, email.body]).toEqual([400, errorList('invalid_parameter', 'email has already been taken', 'email')]);
-		const external = await api().post('/v1/end_users', 'email=other%40example.com&external_id=crm-1');
-		expect([external.status, external.body]).toEqual([400, errorList('invalid_parameter', 'external_id has already been taken', 'external_id')]);
+		expect([email.status, email.body]).toEqual([
+			400,
+			errorList('invalid_parameter', 'email has already been taken', 'email'),
+		]);
+		const external = await api().post(
+			'/v1/end_users',
+			'email=other%40example.com&external_id=crm-1',
+		);
+		expect([external.status, external.body]).toEqual([
+			400,
+			errorList('invalid_parameter', 'external_id has already been taken', 'external_id'),
+		]);
 		expect(fake().account.endUsers.size).toBe(1);
 	});
 });
@@ -210,7 +307,10 @@ describe('PUT /v1/end_users/<id>', () => {
 	it('merges properties, changes given fields only, and answers the create-variant body', async () => {
 		const user = ada();
 		fake().clock.set(T + DAY);
-		const reply = await api().put(`/v1/end_users/${user.id}`, 'properties[plan]=enterprise&properties%5Bregion%5D=eu&external_id=crm-77');
+		const reply = await api().put(
+			`/v1/end_users/${user.id}`,
+			'properties[plan]=enterprise&properties%5Bregion%5D=eu&external_id=crm-77',
+		);
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual({
 			id: user.id,
@@ -223,12 +323,21 @@ describe('PUT /v1/end_users/<id>', () => {
 			properties: '{"plan":"enterprise","region":"eu"}',
 		});
 		const read = await api().get(`/v1/end_users/${user.id}`);
-		expect(read.body).toMatchObject({ properties: { plan: 'enterprise', region: 'eu' }, external_id: 'crm-77', phone_number: '+15550100' });
+		expect(read.body).toMatchObject({
+			properties: { plan: 'enterprise', region: 'eu' },
+			external_id: 'crm-77',
+			phone_number: '+15550100',
+		});
 	});
 
 	it('keeps properties not named in the update', async () => {
-		const user = createEndUser(fake().account, fake().store, 'keep@example.com', { properties: { plan: 'pro', seats: '5' } });
-		const reply = await api().put(`/v1/end_users/${user.id}`, 'properties[plan]=team&properties[region]=eu');
+		const user = createEndUser(fake().account, fake().store, 'keep@example.com', {
+			properties: { plan: 'pro', seats: '5' },
+		});
+		const reply = await api().put(
+			`/v1/end_users/${user.id}`,
+			'properties[plan]=team&properties[region]=eu',
+		);
 		expect(JSON.parse(reply.body.properties)).toEqual({ plan: 'team', seats: '5', region: 'eu' });
 		expect(user.properties).toEqual({ plan: 'team', seats: '5', region: 'eu' });
 	});
@@ -236,9 +345,14 @@ describe('PUT /v1/end_users/<id>', () => {
 	it('changes the email, refuses one another user has, and accepts its own', async () => {
 		const user = ada();
 		createEndUser(fake().account, fake().store, 'grace@example.com');
-		expect((await api().put(`/v1/end_users/${user.id}`, 'email=ada%40example.com')).status).toBe(200);
+		expect((await api().put(`/v1/end_users/${user.id}`, 'email=ada%40example.com')).status).toBe(
+			200,
+		);
 		const taken = await api().put(`/v1/end_users/${user.id}`, 'email=grace%40example.com');
-		expect([taken.status, taken.body]).toEqual([400, errorList('invalid_parameter', 'email has already been taken', 'email')]);
+		expect([taken.status, taken.body]).toEqual([
+			400,
+			errorList('invalid_parameter', 'email has already been taken', 'email'),
+		]);
 		const renamed = await api().put(`/v1/end_users/${user.id}`, 'email=lovelace%40example.com');
 		expect([renamed.status, renamed.body.email]).toEqual([200, 'lovelace@example.com']);
 		expect((await api().get('/v1/end_users', 'email=lovelace%40example.com')).body).toHaveLength(1);
@@ -250,7 +364,8 @@ describe('PUT /v1/end_users/<id>', () => {
 });
 
 describe('DELETE /v1/end_users/<id or email>', () => {
-	const utc = (year: number, month: number, day: number, hour: number, minute = 0, second = 0) => Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
+	const utc = (year: number, month: number, day: number, hour: number, minute = 0, second = 0) =>
+		Date.UTC(year, month - 1, day, hour, minute, second) / 1000;
 
 	it('marks by id: answers the create-variant body; readable until 07:00 UTC the next day, gone after', async () => {
 		const user = ada();
@@ -258,16 +373,27 @@ describe('DELETE /v1/end_users/<id or email>', () => {
 		const reply = await api().delete(`/v1/end_users/${user.id}`);
 		expect(reply.status).toBe(200);
 		expect(Object.keys(reply.body)).toEqual(WRITE_FIELDS);
-		expect(reply.body).toMatchObject({ id: user.id, email: 'ada@example.com', user_id: fake().account.userId, properties: '{"plan":"pro"}' });
+		expect(reply.body).toMatchObject({
+			id: user.id,
+			email: 'ada@example.com',
+			user_id: fake().account.userId,
+			properties: '{"plan":"pro"}',
+		});
 
 		fake().clock.set(utc(2024, 1, 2, 6, 59, 58));
 		expect((await api().get(`/v1/end_users/${user.id}`)).status).toBe(200);
 		expect((await api().get('/v1/end_users')).body).toHaveLength(1);
 
 		fake().clock.set(utc(2024, 1, 2, 7));
-		expect(await api().get(`/v1/end_users/${user.id}`)).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
+		expect(await api().get(`/v1/end_users/${user.id}`)).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
 		expect((await api().get('/v1/end_users')).body).toEqual([]);
-		expect(await api().delete(`/v1/end_users/${user.id}`)).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
+		expect(await api().delete(`/v1/end_users/${user.id}`)).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
 		expect(fake().account.endUsers.has(user.id)).toBe(false);
 	});
 
@@ -277,9 +403,13 @@ describe('DELETE /v1/end_users/<id or email>', () => {
 		const reply = await api().delete('/v1/end_users/ada%40example.com');
 		expect([reply.status, reply.body.id]).toEqual([200, user.id]);
 		fake().clock.set(utc(2024, 3, 10, 8));
-		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).status).toBe(200);
+		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).status).toBe(
+			200,
+		);
 		fake().clock.set(utc(2024, 3, 11, 7));
-		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).status).toBe(404);
+		expect((await api().get('/v1/end_users/ada@example.com', 'lookup_by_email=true')).status).toBe(
+			404,
+		);
 	});
 
 	it('removes the user\u2019s responses and declines in the deletion run, whichever endpoint is asked next', async () => {
@@ -311,9 +441,17 @@ describe('DELETE /v1/end_users/<id or email>', () => {
 
 	it('answers 404 for an unknown id or email', async () => {
 		ada();
-		expect(await api().delete('/v1/end_users/999999')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
-		expect(await api().delete('/v1/end_users/nobody%40example.com')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
-		expect([...fake().account.endUsers.values()].map((user) => user.markedForDeletionAt)).toEqual([null]);
+		expect(await api().delete('/v1/end_users/999999')).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
+		expect(await api().delete('/v1/end_users/nobody%40example.com')).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
+		expect([...fake().account.endUsers.values()].map((user) => user.markedForDeletionAt)).toEqual([
+			null,
+		]);
 	});
 });
 
@@ -328,7 +466,10 @@ describe('GET /v1/end_users/<id>/export', () => {
 	});
 
 	it('answers 404 for an unknown end user and records nothing', async () => {
-		expect(await api().get('/v1/end_users/31337/export')).toMatchObject({ status: 404, body: NOT_FOUND_BODY });
+		expect(await api().get('/v1/end_users/31337/export')).toMatchObject({
+			status: 404,
+			body: NOT_FOUND_BODY,
+		});
 		expect(fake().account.exports).toEqual([]);
 	});
 });
@@ -338,8 +479,14 @@ describe('datetime forms follow the account offset', () => {
 		await restart({ utcOffsetMinutes: 330 });
 		fake().clock.set(T);
 		const created = await api().post('/v1/end_users', `email=ist%40example.com&last_surveyed=${T}`);
-		expect(created.body).toMatchObject({ created_at: '2023-11-15T03:43:20.000+05:30', last_surveyed: '2023-11-15T03:43:20.000+05:30' });
+		expect(created.body).toMatchObject({
+			created_at: '2023-11-15T03:43:20.000+05:30',
+			last_surveyed: '2023-11-15T03:43:20.000+05:30',
+		});
 		const read = await api().get(`/v1/end_users/${created.body.id}`);
-		expect(read.body).toMatchObject({ created_at: '2023-11-15 03:43:20 +0530', last_surveyed: '2023-11-15 03:43:20' });
+		expect(read.body).toMatchObject({
+			created_at: '2023-11-15 03:43:20 +0530',
+			last_surveyed: '2023-11-15 03:43:20',
+		});
 	});
 });

@@ -6,9 +6,18 @@ const PST = -480;
 const IST = 330;
 
 /** UNIX seconds of a wall-clock time at a UTC offset (in minutes). */
-const localTime = (day: string, time: string, offsetMinutes: number) => Date.parse(`${day}T${time}Z`) / 1000 - offsetMinutes * 60;
+const localTime = (day: string, time: string, offsetMinutes: number) =>
+	Date.parse(`${day}T${time}Z`) / 1000 - offsetMinutes * 60;
 
-const EMPTY_SUMMARY = { nps: 0, responses: 0, detractors: 0, passives: 0, promoters: 0, response_rate: 0, email_response_rate: 0 };
+const EMPTY_SUMMARY = {
+	nps: 0,
+	responses: 0,
+	detractors: 0,
+	passives: 0,
+	promoters: 0,
+	response_rate: 0,
+	email_response_rate: 0,
+};
 
 const { fake, api, restart } = useFakeApi();
 let ada: EndUser;
@@ -21,7 +30,13 @@ async function startAt(day: string, time: string, offsetMinutes = PST) {
 }
 
 const respond = (score: number, createdAt: number, fields: Partial<SurveyResponse> = {}) =>
-	addResponse(fake().account, fake().store, { endUserId: ada.id, score, createdAt, updatedAt: createdAt, ...fields });
+	addResponse(fake().account, fake().store, {
+		endUserId: ada.id,
+		score,
+		createdAt,
+		updatedAt: createdAt,
+		...fields,
+	});
 
 const summary = (query = '') => api().get('/v1/nps_summary', query);
 
@@ -37,14 +52,35 @@ describe('GET /v1/nps_summary: the figures', () => {
 		respond(0, inRange(), { channel: 'email' });
 		respond(10, inRange(), { channel: 'email', excludedFromCalculations: true });
 		respond(0, localTime('2024-02-20', '10:00:00', PST));
-		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'web', createdAt: inRange() });
-		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'email', createdAt: inRange() });
-		addDecline(fake().account, fake().store, { endUserId: ada.id, channel: 'email', createdAt: localTime('2024-02-20', '10:00:00', PST) });
+		addDecline(fake().account, fake().store, {
+			endUserId: ada.id,
+			channel: 'web',
+			createdAt: inRange(),
+		});
+		addDecline(fake().account, fake().store, {
+			endUserId: ada.id,
+			channel: 'email',
+			createdAt: inRange(),
+		});
+		addDecline(fake().account, fake().store, {
+			endUserId: ada.id,
+			channel: 'email',
+			createdAt: localTime('2024-02-20', '10:00:00', PST),
+		});
 
 		const reply = await summary(range);
 		expect(reply.status).toBe(200);
-		// nps = round(100 · (4 − 2) / 7) = 29; response rate 7 of 7 + 2 declines; by email 2 of 2 + 1 decline.
-		expect(reply.body).toEqual({ nps: 29, responses: 7, detractors: 2, passives: 1, promoters: 4, response_rate: 78, email_response_rate: 67 });
+		// nps = round(100 · (4 − 2) / 7) = 29; response rate 7 of 7 + 2 declines; by email 2 of 2 + 1
+		// decline.
+		expect(reply.body).toEqual({
+			nps: 29,
+			responses: 7,
+			detractors: 2,
+			passives: 1,
+			promoters: 4,
+			response_rate: 78,
+			email_response_rate: 67,
+		});
 	});
 
 	it.each([
@@ -70,7 +106,10 @@ describe('GET /v1/nps_summary: the figures', () => {
 	});
 });
 
-/** A range asked for at 2024-03-20 12:00 in `zone`, with responses stored at local times of that zone. */
+/**
+ * A range asked for at 2024-03-20 12:00 in `zone`, with responses stored at local times of that
+ * zone.
+ */
 interface RangeCase {
 	title: string;
 	zone: number;
@@ -86,22 +125,37 @@ describe('GET /v1/nps_summary: date[start] and date[end] are days in the account
 			title: 'includes the whole end day and the start day from local midnight (UTC−8)',
 			zone: PST,
 			range: 'date[start]=2024-03-01&date[end]=2024-03-10',
-			responses: [[9, '2024-03-01', '00:00:00'], [10, '2024-03-10', '23:30:00'], [0, '2024-02-29', '23:59:59'], [1, '2024-03-11', '00:00:30']],
+			responses: [
+				[9, '2024-03-01', '00:00:00'],
+				[10, '2024-03-10', '23:30:00'],
+				[0, '2024-02-29', '23:59:59'],
+				[1, '2024-03-11', '00:00:30'],
+			],
 			counted: { responses: 2, promoters: 2, detractors: 0, nps: 100 },
 		},
 		{
 			title: 'uses the account’s offset, not UTC, on the other side of Greenwich too (UTC+5:30)',
 			zone: IST,
 			range: 'date[start]=2024-03-01&date[end]=2024-03-10',
-			// 2024-03-01 00:30 local is still 29 February in UTC; 2024-03-11 01:30 local is still 10 March in UTC.
-			responses: [[10, '2024-03-01', '00:30:00'], [0, '2024-03-11', '01:30:00'], [0, '2024-02-29', '23:30:00']],
+			// 2024-03-01 00:30 local is still 29 February in UTC; 2024-03-11 01:30 local is still 10
+			// March in UTC.
+			responses: [
+				[10, '2024-03-01', '00:30:00'],
+				[0, '2024-03-11', '01:30:00'],
+				[0, '2024-02-29', '23:30:00'],
+			],
 			counted: { responses: 1, promoters: 1, detractors: 0, nps: 100 },
 		},
 		{
 			title: 'covers a single day when start and end are the same',
 			zone: PST,
 			range: 'date[start]=2024-03-10&date[end]=2024-03-10',
-			responses: [[10, '2024-03-10', '00:00:00'], [0, '2024-03-10', '23:59:59'], [10, '2024-03-11', '00:00:00'], [10, '2024-03-09', '23:59:59']],
+			responses: [
+				[10, '2024-03-10', '00:00:00'],
+				[0, '2024-03-10', '23:59:59'],
+				[10, '2024-03-11', '00:00:00'],
+				[10, '2024-03-09', '23:59:59'],
+			],
 			counted: { responses: 2, promoters: 1, detractors: 1, nps: 0 },
 		},
 	])('$title', async ({ zone, range, responses, counted }) => {
@@ -144,7 +198,10 @@ describe('GET /v1/nps_summary: default range', () => {
 		respond(9, localTime('2024-05-05', '08:00:00', PST));
 		respond(0, localTime('2024-01-20', '08:00:00', PST));
 		respond(3, localTime('2023-12-20', '08:00:00', PST));
-		expect((await summary('date[start]=2024-05-01')).body).toMatchObject({ responses: 2, promoters: 2 });
+		expect((await summary('date[start]=2024-05-01')).body).toMatchObject({
+			responses: 2,
+			promoters: 2,
+		});
 		const onlyEnd = await summary('date[end]=2024-01-31');
 		expect(onlyEnd.status).toBe(200);
 		expect(onlyEnd.body).toMatchObject({ responses: 1, detractors: 1, promoters: 0 });

@@ -16,7 +16,11 @@ describe('one fake per region, running at once', () => {
 	beforeAll(async () => {
 		const started = await Promise.all(regions.map((region) => startFakeWootric({ region })));
 		fakes = { us: started[0], eu: started[1], au: started[2] };
-		clients = { us: new RawClient(fakes.us), eu: new RawClient(fakes.eu), au: new RawClient(fakes.au) };
+		clients = {
+			us: new RawClient(fakes.us),
+			eu: new RawClient(fakes.eu),
+			au: new RawClient(fakes.au),
+		};
 	});
 	afterAll(() => Promise.all(regions.map((region) => fakes[region].close())));
 
@@ -27,8 +31,16 @@ describe('one fake per region, running at once', () => {
 	});
 
 	it('has a default account whose token names its region', () => {
-		expect(regions.map((region) => fakes[region].account.token)).toEqual(['NPS-0a1b2c3d', 'NPS-EU-0a1b2c3d', 'NPS-AU-0a1b2c3d']);
-		expect(regions.map((region) => fakes[region].credentials.accountToken)).toEqual(['NPS-0a1b2c3d', 'NPS-EU-0a1b2c3d', 'NPS-AU-0a1b2c3d']);
+		expect(regions.map((region) => fakes[region].account.token)).toEqual([
+			'NPS-0a1b2c3d',
+			'NPS-EU-0a1b2c3d',
+			'NPS-AU-0a1b2c3d',
+		]);
+		expect(regions.map((region) => fakes[region].credentials.accountToken)).toEqual([
+			'NPS-0a1b2c3d',
+			'NPS-EU-0a1b2c3d',
+			'NPS-AU-0a1b2c3d',
+		]);
 		for (const region of regions) {
 			expect(regionOf(fakes[region].account.token)).toBe(region);
 			expect(fakes[region].store.region).toBe(region);
@@ -36,29 +48,52 @@ describe('one fake per region, running at once', () => {
 	});
 
 	it('issues tokens in each region that work there and are refused by the others with 401', async () => {
-		const tokens = Object.fromEntries(await Promise.all(regions.map(async (region) => [region, await clients[region].token()]))) as Record<Region, string>;
+		const tokens = Object.fromEntries(
+			await Promise.all(regions.map(async (region) => [region, await clients[region].token()])),
+		) as Record<Region, string>;
 		for (const server of regions) {
 			for (const issuer of regions) {
-				const reply = await clients[server].get('/v1/segments', '', { authorization: `Bearer ${tokens[issuer]}` });
-				expect([server, issuer, reply.status]).toEqual([server, issuer, server === issuer ? 200 : 401]);
+				const reply = await clients[server].get('/v1/segments', '', {
+					authorization: `Bearer ${tokens[issuer]}`,
+				});
+				expect([server, issuer, reply.status]).toEqual([
+					server,
+					issuer,
+					server === issuer ? 200 : 401,
+				]);
 				if (server !== issuer) {
-					expect(reply.body).toEqual(errorList('unauthorized', 'The access token is invalid', null));
+					expect(reply.body).toEqual(
+						errorList('unauthorized', 'The access token is invalid', null),
+					);
 				}
 			}
 		}
 	});
 
 	it('knows only its own logins and clients', async () => {
-		const usLoginOnEu = await clients.eu.send('POST', '/oauth/token', { form: passwordGrantForm(fakes.us.credentials), auth: false });
+		const usLoginOnEu = await clients.eu.send('POST', '/oauth/token', {
+			form: passwordGrantForm(fakes.us.credentials),
+			auth: false,
+		});
 		expect([usLoginOnEu.status, usLoginOnEu.body.error]).toEqual([400, 'invalid_grant']);
-		const auClientOnUs = await clients.us.send('POST', '/oauth/token', { form: clientCredentialsForm(fakes.au.credentials), auth: false });
+		const auClientOnUs = await clients.us.send('POST', '/oauth/token', {
+			form: clientCredentialsForm(fakes.au.credentials),
+			auth: false,
+		});
 		expect([auClientOnUs.status, auClientOnUs.body.error]).toEqual([401, 'invalid_client']);
-		expect(regions.map((region) => fakes[region].credentials.email)).toEqual(['owner@us.example.com', 'owner@eu.example.com', 'owner@au.example.com']);
+		expect(regions.map((region) => fakes[region].credentials.email)).toEqual([
+			'owner@us.example.com',
+			'owner@eu.example.com',
+			'owner@au.example.com',
+		]);
 	});
 
 	it('keeps data and request logs apart', async () => {
 		createEndUser(fakes.eu.account, fakes.eu.store, 'eu-only@example.com');
-		const emails = async (region: Region) => (await clients[region].get('/v1/end_users')).body.map((user: { email: string }) => user.email);
+		const emails = async (region: Region) =>
+			(await clients[region].get('/v1/end_users')).body.map(
+				(user: { email: string }) => user.email,
+			);
 		expect(await emails('eu')).toEqual(['eu-only@example.com']);
 		expect(await emails('us')).toEqual([]);
 		expect(await emails('au')).toEqual([]);

@@ -5,12 +5,25 @@ import { DAY, expectBadRequest, expectNotFound, FIXED_NOW, HOUR, idsOf, useFakeA
 
 const { fake, api } = useFakeApi({ now: FIXED_NOW });
 
-const scoresOf = (reply: RawReply): number[] => reply.body.map((record: { score: number }) => record.score);
+const scoresOf = (reply: RawReply): number[] =>
+	reply.body.map((record: { score: number }) => record.score);
 
-const user = (email: string, properties: Record<string, string> = {}) => createEndUser(fake().account, fake().store, email, { properties });
+const user = (email: string, properties: Record<string, string> = {}) =>
+	createEndUser(fake().account, fake().store, email, { properties });
 
-const respond = (endUser: EndUser, score: number, createdAt: number, fields: Partial<SurveyResponse> = {}) =>
-	addResponse(fake().account, fake().store, { endUserId: endUser.id, score, createdAt, updatedAt: createdAt, ...fields });
+const respond = (
+	endUser: EndUser,
+	score: number,
+	createdAt: number,
+	fields: Partial<SurveyResponse> = {},
+) =>
+	addResponse(fake().account, fake().store, {
+		endUserId: endUser.id,
+		score,
+		createdAt,
+		updatedAt: createdAt,
+		...fields,
+	});
 
 describe('GET /v1/responses', () => {
 	let early: SurveyResponse;
@@ -81,15 +94,24 @@ describe('GET /v1/responses', () => {
 	});
 
 	it('combines created bounds', async () => {
-		const reply = await api().get('/v1/responses', `created[gt]=${FIXED_NOW - 3 * HOUR}&created[lt]=${FIXED_NOW - 1 * HOUR}`);
+		const reply = await api().get(
+			'/v1/responses',
+			`created[gt]=${FIXED_NOW - 3 * HOUR}&created[lt]=${FIXED_NOW - 1 * HOUR}`,
+		);
 		expect(idsOf(reply)).toEqual([middle.id]);
 	});
 
 	it('leaves responses excluded from calculations out unless excluded_from_calculations=true', async () => {
-		const excluded = respond(user('linus@example.com'), 0, FIXED_NOW - 10 * 60, { excludedFromCalculations: true });
+		const excluded = respond(user('linus@example.com'), 0, FIXED_NOW - 10 * 60, {
+			excludedFromCalculations: true,
+		});
 
 		expect(idsOf(await api().get('/v1/responses'))).toEqual([late.id, middle.id, early.id]);
-		expect(idsOf(await api().get('/v1/responses', 'excluded_from_calculations=false'))).toEqual([late.id, middle.id, early.id]);
+		expect(idsOf(await api().get('/v1/responses', 'excluded_from_calculations=false'))).toEqual([
+			late.id,
+			middle.id,
+			early.id,
+		]);
 		const withExcluded = await api().get('/v1/responses', 'excluded_from_calculations=true');
 		expect(idsOf(withExcluded)).toEqual([excluded.id, late.id, middle.id, early.id]);
 		expect(withExcluded.body[0].excluded_from_calculations).toBe(true);
@@ -103,7 +125,8 @@ describe('GET /v1/responses paging', () => {
 	beforeEach(() => {
 		const ada = user('ada@example.com');
 		newest = [];
-		for (let minutes = 59; minutes >= 0; minutes--) newest[minutes] = respond(ada, minutes % 11, FIXED_NOW - minutes * 60).id;
+		for (let minutes = 59; minutes >= 0; minutes--)
+			newest[minutes] = respond(ada, minutes % 11, FIXED_NOW - minutes * 60).id;
 	});
 
 	it.each([
@@ -139,23 +162,38 @@ describe('GET /v1/end_users/<id>/responses', () => {
 		adaNew = respond(ada, 9, FIXED_NOW - 1 * HOUR, { updatedAt: FIXED_NOW - 5 * HOUR });
 		respond(grace, 4, FIXED_NOW - 2 * HOUR);
 		adaOld = respond(ada, 2, FIXED_NOW - 3 * HOUR, { updatedAt: FIXED_NOW - 4 * HOUR });
-		adaExcluded = respond(ada, 5, FIXED_NOW - 4 * HOUR, { updatedAt: FIXED_NOW - 30 * 60, excludedFromCalculations: true });
+		adaExcluded = respond(ada, 5, FIXED_NOW - 4 * HOUR, {
+			updatedAt: FIXED_NOW - 30 * 60,
+			excludedFromCalculations: true,
+		});
 	});
 
 	it('lists only that end user’s responses, newest first, without excluded ones', async () => {
 		const reply = await api().get(`/v1/end_users/${ada.id}/responses`);
 		expect(reply.status).toBe(200);
 		expect(idsOf(reply)).toEqual([adaNew.id, adaOld.id]);
-		expect(reply.body.every((response: { end_user_id: number }) => response.end_user_id === ada.id)).toBe(true);
+		expect(
+			reply.body.every((response: { end_user_id: number }) => response.end_user_id === ada.id),
+		).toBe(true);
 	});
 
 	it('takes excluded_from_calculations, sort_key, sort_order, created, updated, page and per_page', async () => {
 		const path = `/v1/end_users/${ada.id}/responses`;
-		expect(idsOf(await api().get(path, 'excluded_from_calculations=true'))).toEqual([adaNew.id, adaOld.id, adaExcluded.id]);
+		expect(idsOf(await api().get(path, 'excluded_from_calculations=true'))).toEqual([
+			adaNew.id,
+			adaOld.id,
+			adaExcluded.id,
+		]);
 		expect(idsOf(await api().get(path, 'sort_order=asc'))).toEqual([adaOld.id, adaNew.id]);
-		expect(idsOf(await api().get(path, 'excluded_from_calculations=true&sort_key=updated_at'))).toEqual([adaExcluded.id, adaOld.id, adaNew.id]);
-		expect(idsOf(await api().get(path, `created[lt]=${FIXED_NOW - 1 * HOUR}`))).toEqual([adaOld.id]);
-		expect(idsOf(await api().get(path, `updated[gte]=${FIXED_NOW - 4 * HOUR}`))).toEqual([adaOld.id]);
+		expect(
+			idsOf(await api().get(path, 'excluded_from_calculations=true&sort_key=updated_at')),
+		).toEqual([adaExcluded.id, adaOld.id, adaNew.id]);
+		expect(idsOf(await api().get(path, `created[lt]=${FIXED_NOW - 1 * HOUR}`))).toEqual([
+			adaOld.id,
+		]);
+		expect(idsOf(await api().get(path, `updated[gte]=${FIXED_NOW - 4 * HOUR}`))).toEqual([
+			adaOld.id,
+		]);
 		expect(idsOf(await api().get(path, 'per_page=1&page=2'))).toEqual([adaOld.id]);
 		expectBadRequest(await api().get(path, 'page=31'), 'page');
 	});
@@ -170,10 +208,13 @@ describe('GET /v1/end_users/<id>/responses', () => {
 describe('GET /v1/end_users/<id>/responses/promoters|passives|detractors', () => {
 	let ada: EndUser;
 
-	// Scores 0, 6, 7, 8, 9, 10, each an hour newer than the one before; the boundaries are 6|7 and 8|9.
+	// Scores 0, 6, 7, 8, 9, 10, each an hour newer than the one before; the boundaries are 6|7 and
+	// 8|9.
 	beforeEach(() => {
 		ada = user('ada@example.com');
-		[0, 6, 7, 8, 9, 10].forEach((score, index) => respond(ada, score, FIXED_NOW - (6 - index) * HOUR));
+		[0, 6, 7, 8, 9, 10].forEach((score, index) =>
+			respond(ada, score, FIXED_NOW - (6 - index) * HOUR),
+		);
 		respond(user('grace@example.com'), 10, FIXED_NOW - 30 * 60);
 		respond(user('linus@example.com'), 4, FIXED_NOW - 30 * 60);
 	});
@@ -182,26 +223,37 @@ describe('GET /v1/end_users/<id>/responses/promoters|passives|detractors', () =>
 		['promoters', [10, 9]],
 		['passives', [8, 7]],
 		['detractors', [6, 0]],
-	])('%s hold that end user’s responses of the category, newest first', async (category, scores) => {
-		const reply = await api().get(`/v1/end_users/${ada.id}/responses/${category}`);
-		expect(reply.status).toBe(200);
-		expect(scoresOf(reply)).toEqual(scores);
-		expect(reply.body.every((response: { end_user_id: number }) => response.end_user_id === ada.id)).toBe(true);
-	});
+	])(
+		'%s hold that end user’s responses of the category, newest first',
+		async (category, scores) => {
+			const reply = await api().get(`/v1/end_users/${ada.id}/responses/${category}`);
+			expect(reply.status).toBe(200);
+			expect(scoresOf(reply)).toEqual(scores);
+			expect(
+				reply.body.every((response: { end_user_id: number }) => response.end_user_id === ada.id),
+			).toBe(true);
+		},
+	);
 
 	it('take sort_order, page, per_page and created', async () => {
 		const path = `/v1/end_users/${ada.id}/responses`;
 		expect(scoresOf(await api().get(`${path}/promoters`, 'sort_order=asc'))).toEqual([9, 10]);
 		expect(scoresOf(await api().get(`${path}/passives`, 'per_page=1&page=2'))).toEqual([7]);
 		expect(scoresOf(await api().get(`${path}/passives`, 'per_page=1'))).toEqual([8]);
-		expect(scoresOf(await api().get(`${path}/detractors`, `created[gt]=${FIXED_NOW - 6 * HOUR}`))).toEqual([6]);
-		expect(scoresOf(await api().get(`${path}/promoters`, `created[lte]=${FIXED_NOW - 2 * HOUR}`))).toEqual([9]);
+		expect(
+			scoresOf(await api().get(`${path}/detractors`, `created[gt]=${FIXED_NOW - 6 * HOUR}`)),
+		).toEqual([6]);
+		expect(
+			scoresOf(await api().get(`${path}/promoters`, `created[lte]=${FIXED_NOW - 2 * HOUR}`)),
+		).toEqual([9]);
 		expectBadRequest(await api().get(`${path}/detractors`, 'per_page=51'), 'per_page');
 	});
 
 	it('leave out responses excluded from calculations', async () => {
 		respond(ada, 10, FIXED_NOW - 10 * 60, { excludedFromCalculations: true });
-		expect(scoresOf(await api().get(`/v1/end_users/${ada.id}/responses/promoters`))).toEqual([10, 9]);
+		expect(scoresOf(await api().get(`/v1/end_users/${ada.id}/responses/promoters`))).toEqual([
+			10, 9,
+		]);
 	});
 
 	it('answer 404 for an unknown end user', async () => {
@@ -244,7 +296,10 @@ describe('GET /v1/end_users/<id>/responses/<id>', () => {
 		const ada = user('ada@example.com');
 		const grace = user('grace@example.com');
 		const gracesResponse = respond(grace, 9, FIXED_NOW - HOUR);
-		for (const path of [`/v1/end_users/${ada.id}/responses/${gracesResponse.id}`, `/v1/end_users/${grace.id}/responses/999999`]) {
+		for (const path of [
+			`/v1/end_users/${ada.id}/responses/${gracesResponse.id}`,
+			`/v1/end_users/${grace.id}/responses/999999`,
+		]) {
 			expectNotFound(await api().get(path));
 		}
 	});
@@ -256,7 +311,9 @@ describe('POST /v1/end_users/<id>/responses', () => {
 
 	beforeEach(() => {
 		ada = user('ada@example.com', { plan: 'pro', region: 'EU' });
-		earlier = respond(ada, 6, FIXED_NOW - 2 * DAY, { endUserProperties: { plan: 'pro', region: 'EU' } });
+		earlier = respond(ada, 6, FIXED_NOW - 2 * DAY, {
+			endUserProperties: { plan: 'pro', region: 'EU' },
+		});
 	});
 
 	it('creates a response: 201 with the response body; end_user[properties] update the end user and stay with the response', async () => {
@@ -294,7 +351,10 @@ describe('POST /v1/end_users/<id>/responses', () => {
 
 	it('without end_user[properties], keeps the end user’s current properties with the response; without created_at, uses now', async () => {
 		const before = fake().clock.now();
-		const reply = await api().post(`/v1/end_users/${ada.id}/responses`, 'score=10&ip_address=203.0.113.9&origin_url=https://app.example.com/');
+		const reply = await api().post(
+			`/v1/end_users/${ada.id}/responses`,
+			'score=10&ip_address=203.0.113.9&origin_url=https://app.example.com/',
+		);
 		const after = fake().clock.now();
 		expect(reply.status).toBe(201);
 		expect(reply.body.text).toBeNull();
@@ -307,7 +367,10 @@ describe('POST /v1/end_users/<id>/responses', () => {
 	});
 
 	it.each(['0', '10'])('accepts the boundary score %s', async (score) => {
-		const reply = await api().post(`/v1/end_users/${ada.id}/responses`, `score=${score}&ip_address=203.0.113.9&origin_url=https://app.example.com/`);
+		const reply = await api().post(
+			`/v1/end_users/${ada.id}/responses`,
+			`score=${score}&ip_address=203.0.113.9&origin_url=https://app.example.com/`,
+		);
 		expect(reply.status).toBe(201);
 		expect(reply.body.score).toBe(Number(score));
 	});
@@ -321,21 +384,32 @@ describe('POST /v1/end_users/<id>/responses', () => {
 			);
 			expectBadRequest(reply, 'score');
 			expect([...fake().account.responses.keys()]).toEqual([earlier.id]);
-			expect(fake().account.endUsers.get(ada.id)!.properties).toEqual({ plan: 'pro', region: 'EU' });
+			expect(fake().account.endUsers.get(ada.id)!.properties).toEqual({
+				plan: 'pro',
+				region: 'EU',
+			});
 		},
 	);
 
 	it.each([
 		['ip_address', 'score=9&origin_url=https://app.example.com/'],
 		['origin_url', 'score=9&ip_address=203.0.113.9'],
-		['created_at', 'score=9&ip_address=203.0.113.9&origin_url=https://app.example.com/&created_at=yesterday'],
+		[
+			'created_at',
+			'score=9&ip_address=203.0.113.9&origin_url=https://app.example.com/&created_at=yesterday',
+		],
 	])('answers 400 naming %s when it is missing or malformed', async (field, form) => {
 		expectBadRequest(await api().post(`/v1/end_users/${ada.id}/responses`, form), field);
 		expect(fake().account.responses.size).toBe(1);
 	});
 
 	it('answers 404 for an unknown end user', async () => {
-		expectNotFound(await api().post('/v1/end_users/999999/responses', 'score=9&ip_address=203.0.113.9&origin_url=https://app.example.com/'));
+		expectNotFound(
+			await api().post(
+				'/v1/end_users/999999/responses',
+				'score=9&ip_address=203.0.113.9&origin_url=https://app.example.com/',
+			),
+		);
 	});
 });
 
@@ -346,8 +420,12 @@ describe('PUT /v1/responses/<id>', () => {
 
 	beforeEach(() => {
 		ada = user('ada@example.com', { plan: 'pro', seats: '3' });
-		response = respond(ada, 9, FIXED_NOW - 2 * HOUR, { endUserProperties: { plan: 'starter', seats: '3' } });
-		other = respond(ada, 4, FIXED_NOW - 1 * HOUR, { endUserProperties: { plan: 'pro', seats: '3' } });
+		response = respond(ada, 9, FIXED_NOW - 2 * HOUR, {
+			endUserProperties: { plan: 'starter', seats: '3' },
+		});
+		other = respond(ada, 4, FIXED_NOW - 1 * HOUR, {
+			endUserProperties: { plan: 'pro', seats: '3' },
+		});
 		fake().clock.advance(HOUR);
 	});
 
@@ -358,29 +436,48 @@ describe('PUT /v1/responses/<id>', () => {
 		const readBack = await api().get(`/v1/end_users/${ada.id}/responses/${response.id}`);
 		expect(readBack.body.completed).toBe(false);
 		expect(readBack.body.updated_at).toMatch(/^2024-03-10 13:00:\d\d -0800$/);
-		expect(idsOf(await api().get('/v1/responses', 'sort_key=updated_at'))).toEqual([response.id, other.id]);
+		expect(idsOf(await api().get('/v1/responses', 'sort_key=updated_at'))).toEqual([
+			response.id,
+			other.id,
+		]);
 
 		expect((await api().put(`/v1/responses/${response.id}`, 'completed=true')).status).toBe(204);
 		expect(fake().account.responses.get(response.id)!.completed).toBe(true);
 	});
 
 	it('sets and clears excluded_from_calculations, which moves the response out of and back into the default list', async () => {
-		const exclude = await api().put(`/v1/responses/${response.id}`, 'excluded_from_calculations=true');
+		const exclude = await api().put(
+			`/v1/responses/${response.id}`,
+			'excluded_from_calculations=true',
+		);
 		expect(exclude.status).toBe(204);
 		expect(exclude.text).toBe('');
 		expect(idsOf(await api().get('/v1/responses'))).toEqual([other.id]);
 		const all = await api().get('/v1/responses', 'excluded_from_calculations=true');
-		expect(all.body.map((record: { excluded_from_calculations: boolean }) => record.excluded_from_calculations)).toEqual([false, true]);
+		expect(
+			all.body.map(
+				(record: { excluded_from_calculations: boolean }) => record.excluded_from_calculations,
+			),
+		).toEqual([false, true]);
 
-		const include = await api().put(`/v1/responses/${response.id}`, 'excluded_from_calculations=false');
+		const include = await api().put(
+			`/v1/responses/${response.id}`,
+			'excluded_from_calculations=false',
+		);
 		expect(include.status).toBe(204);
 		expect(idsOf(await api().get('/v1/responses'))).toEqual([other.id, response.id]);
 	});
 
 	it('answers 423 to end_user[properties] unless historical edits are enabled, and changes nothing', async () => {
-		const reply = await api().put(`/v1/responses/${response.id}`, 'completed=false&end_user[properties][plan]=enterprise');
+		const reply = await api().put(
+			`/v1/responses/${response.id}`,
+			'completed=false&end_user[properties][plan]=enterprise',
+		);
 		expect(reply.status).toBe(423);
-		expect(reply.body).toEqual({ type: 'error_list', errors: [{ status: 'locked', message: expect.any(String), field: 'end_user[properties]' }] });
+		expect(reply.body).toEqual({
+			type: 'error_list',
+			errors: [{ status: 'locked', message: expect.any(String), field: 'end_user[properties]' }],
+		});
 		const stored = fake().account.responses.get(response.id)!;
 		expect(stored.completed).toBe(true);
 		expect(stored.endUserProperties).toEqual({ plan: 'starter', seats: '3' });
@@ -389,17 +486,33 @@ describe('PUT /v1/responses/<id>', () => {
 
 	it('with historical edits enabled, replaces that response’s properties only, not the end user’s nor other responses’', async () => {
 		fake().account.historicalEditsEnabled = true;
-		const reply = await api().put(`/v1/responses/${response.id}`, 'end_user[properties][plan]=enterprise');
+		const reply = await api().put(
+			`/v1/responses/${response.id}`,
+			'end_user[properties][plan]=enterprise',
+		);
 		expect(reply.status).toBe(204);
 		expect(reply.text).toBe('');
-		expect((await api().get(`/v1/end_users/${ada.id}/responses/${response.id}`)).body.end_user).toEqual({ properties: { plan: 'enterprise' } });
-		expect((await api().get(`/v1/end_users/${ada.id}/responses/${other.id}`)).body.end_user).toEqual({ properties: { plan: 'pro', seats: '3' } });
-		expect((await api().get(`/v1/end_users/${ada.id}`)).body.properties).toEqual({ plan: 'pro', seats: '3' });
+		expect(
+			(await api().get(`/v1/end_users/${ada.id}/responses/${response.id}`)).body.end_user,
+		).toEqual({ properties: { plan: 'enterprise' } });
+		expect(
+			(await api().get(`/v1/end_users/${ada.id}/responses/${other.id}`)).body.end_user,
+		).toEqual({ properties: { plan: 'pro', seats: '3' } });
+		expect((await api().get(`/v1/end_users/${ada.id}`)).body.properties).toEqual({
+			plan: 'pro',
+			seats: '3',
+		});
 	});
 
 	it('answers 400 to a flag that is not a boolean', async () => {
-		expectBadRequest(await api().put(`/v1/responses/${response.id}`, 'completed=maybe'), 'completed');
-		expectBadRequest(await api().put(`/v1/responses/${response.id}`, 'excluded_from_calculations=yes'), 'excluded_from_calculations');
+		expectBadRequest(
+			await api().put(`/v1/responses/${response.id}`, 'completed=maybe'),
+			'completed',
+		);
+		expectBadRequest(
+			await api().put(`/v1/responses/${response.id}`, 'excluded_from_calculations=yes'),
+			'excluded_from_calculations',
+		);
 	});
 
 	it('answers 404 with an error_list for an unknown response', async () => {
@@ -426,7 +539,10 @@ describe('DELETE /v1/end_users/<id>/responses/<id>', () => {
 		const ada = user('ada@example.com');
 		const grace = user('grace@example.com');
 		const gracesResponse = respond(grace, 9, FIXED_NOW - HOUR);
-		for (const path of [`/v1/end_users/${ada.id}/responses/${gracesResponse.id}`, `/v1/end_users/${ada.id}/responses/999999`]) {
+		for (const path of [
+			`/v1/end_users/${ada.id}/responses/${gracesResponse.id}`,
+			`/v1/end_users/${ada.id}/responses/999999`,
+		]) {
 			expectNotFound(await api().delete(path));
 		}
 		expect(fake().account.responses.has(gracesResponse.id)).toBe(true);

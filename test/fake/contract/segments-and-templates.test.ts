@@ -25,18 +25,28 @@ describe('GET /v1/segments', () => {
 		]);
 
 		fake().account.utcOffsetMinutes = 60;
-		expect((await api().get('/v1/segments')).body[2]).toEqual({ name: 'seats', data_type: 'integer', created_at: '2024-03-10 21:00:00 +0100' });
+		expect((await api().get('/v1/segments')).body[2]).toEqual({
+			name: 'seats',
+			data_type: 'integer',
+			created_at: '2024-03-10 21:00:00 +0100',
+		});
 	});
 
 	it('lists the demo segments after seedDemoData', async () => {
 		seedDemoData(fake().store, fake().account);
 		const reply = await api().get('/v1/segments');
-		expect(reply.body.map(({ name, data_type }: { name: string; data_type: string }) => [name, data_type])).toEqual([
+		expect(
+			reply.body.map(({ name, data_type }: { name: string; data_type: string }) => [
+				name,
+				data_type,
+			]),
+		).toEqual([
 			['plan', 'string'],
 			['seats', 'integer'],
 			['renewal_date', 'date'],
 		]);
-		for (const segment of reply.body) expect(segment.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} -0800$/);
+		for (const segment of reply.body)
+			expect(segment.created_at).toMatch(/^\d{4}-\d{2}-\d{2} \d{2}:\d{2}:\d{2} -0800$/);
 	});
 
 	it('needs authentication', async () => {
@@ -99,9 +109,19 @@ describe('GET /v1/survey_templates', () => {
 	it('takes the access token as an access_token query parameter', async () => {
 		seedDemoData(fake().store, fake().account);
 		const token = await api().token();
-		const reply = await api().send('GET', '/v1/survey_templates', { query: `access_token=${token}`, auth: false });
+		const reply = await api().send('GET', '/v1/survey_templates', {
+			query: `access_token=${token}`,
+			auth: false,
+		});
 		expect(reply.status).toBe(200);
 		expect(reply.body).toEqual((await api().get('/v1/survey_templates')).body);
-		expect((await api().send('GET', '/v1/survey_templates', { query: 'access_token=wrong', auth: false })).status).toBe(401);
+		expect(
+			(
+				await api().send('GET', '/v1/survey_templates', {
+					query: 'access_token=wrong',
+					auth: false,
+				})
+			).status,
+		).toBe(401);
 	});
 });

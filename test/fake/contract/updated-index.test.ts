@@ -5,9 +5,9 @@ import { FIXED_NOW, HOUR, idsOf, useFakeApi } from './setup';
 const { fake, api } = useFakeApi({ now: FIXED_NOW });
 
 /**
- * The `updated` index (the spec's common list parameter and sort_key updated_at) on every list endpoint
- * that takes it, and a response that is stored before it is complete: what the trigger's Updated Response
- * and Wait Until Complete read.
+ * The `updated` index (the spec's common list parameter and sort_key updated_at) on every list
+ * endpoint that takes it, and a response that is stored before it is complete: what the trigger's
+ * Updated Response and Wait Until Complete read.
  */
 describe('updated[...] and sort_key=updated_at on every list endpoint that takes them', () => {
 	let ada: EndUser;
@@ -19,11 +19,33 @@ describe('updated[...] and sort_key=updated_at on every list endpoint that takes
 	beforeEach(() => {
 		const { account, store } = fake();
 		// End users: ada is the owner of the responses and declines; the two others complete the trio.
-		ada = createEndUser(account, store, 'ada@example.com', { createdAt: created[0], updatedAt: updated[0] });
-		const users = [ada, ...['bob', 'cy'].map((name, index) => createEndUser(account, store, `${name}@example.com`, { createdAt: created[index + 1], updatedAt: updated[index + 1] }))];
+		ada = createEndUser(account, store, 'ada@example.com', {
+			createdAt: created[0],
+			updatedAt: updated[0],
+		});
+		const users = [
+			ada,
+			...['bob', 'cy'].map((name, index) =>
+				createEndUser(account, store, `${name}@example.com`, {
+					createdAt: created[index + 1],
+					updatedAt: updated[index + 1],
+				}),
+			),
+		];
 		ids.endUsers = users.map((user) => user.id);
-		ids.responses = created.map((createdAt, index) => addResponse(account, store, { endUserId: ada.id, score: 3, createdAt, updatedAt: updated[index] }).id);
-		ids.declines = created.map((createdAt, index) => addDecline(account, store, { endUserId: ada.id, createdAt, updatedAt: updated[index] }).id);
+		ids.responses = created.map(
+			(createdAt, index) =>
+				addResponse(account, store, {
+					endUserId: ada.id,
+					score: 3,
+					createdAt,
+					updatedAt: updated[index],
+				}).id,
+		);
+		ids.declines = created.map(
+			(createdAt, index) =>
+				addDecline(account, store, { endUserId: ada.id, createdAt, updatedAt: updated[index] }).id,
+		);
 	});
 
 	const endpoints: Array<[string, () => string, string]> = [
@@ -36,14 +58,19 @@ describe('updated[...] and sort_key=updated_at on every list endpoint that takes
 
 	it.each(endpoints)('%s filters on updated and sorts by updated_at', async (_name, path, kind) => {
 		const [a, b, c] = ids[kind];
-		const list = async (query: string) => idsOf(await api().get(path(), `${query}&sort_key=updated_at&sort_order=asc`));
+		const list = async (query: string) =>
+			idsOf(await api().get(path(), `${query}&sort_key=updated_at&sort_order=asc`));
 
 		expect(await list('')).toEqual([c, a, b]);
 		expect(await list(`updated[gt]=${updated[2]}`)).toEqual([a, b]);
 		expect(await list(`updated[gte]=${updated[2]}&updated[lt]=${updated[1]}`)).toEqual([c, a]);
 		expect(await list(`updated[eq]=${updated[0]}`)).toEqual([a]);
 		expect(await list(`updated[lte]=${updated[0]}&created[eq]=${created[2]}`)).toEqual([c]);
-		expect(idsOf(await api().get(path(), 'sort_key=updated_at&sort_order=desc'))).toEqual([b, a, c]);
+		expect(idsOf(await api().get(path(), 'sort_key=updated_at&sort_order=desc'))).toEqual([
+			b,
+			a,
+			c,
+		]);
 	});
 });
 
@@ -51,23 +78,47 @@ describe('a response stored before it is complete', () => {
 	it('is listed with completed false; the comment given later moves updated_at, which updated[...] finds', async () => {
 		const { account, store } = fake();
 		const ada = createEndUser(account, store, 'ada@example.com');
-		const response = addResponse(account, store, { endUserId: ada.id, score: 2, completed: false, createdAt: FIXED_NOW - 120, updatedAt: FIXED_NOW - 120 });
+		const response = addResponse(account, store, {
+			endUserId: ada.id,
+			score: 2,
+			completed: false,
+			createdAt: FIXED_NOW - 120,
+			updatedAt: FIXED_NOW - 120,
+		});
 
 		const before = await api().get('/v1/responses');
 		expect(before.body[0]).toMatchObject({ id: response.id, completed: false, text: null });
 		expect(idsOf(await api().get('/v1/responses', `updated[gt]=${FIXED_NOW - 120}`))).toEqual([]);
 
-		changeResponse(account, store, response.id, { text: 'Too slow', completed: true }, FIXED_NOW - 60);
+		changeResponse(
+			account,
+			store,
+			response.id,
+			{ text: 'Too slow', completed: true },
+			FIXED_NOW - 60,
+		);
 
 		const after = await api().get('/v1/responses', `updated[gt]=${FIXED_NOW - 120}`);
 		expect(after.body).toHaveLength(1);
-		expect(after.body[0]).toMatchObject({ id: response.id, completed: true, text: 'Too slow', updated_at: '2024-03-10 11:59:00 -0800', created_at: '2024-03-10 11:58:00 -0800' });
+		expect(after.body[0]).toMatchObject({
+			id: response.id,
+			completed: true,
+			text: 'Too slow',
+			updated_at: '2024-03-10 11:59:00 -0800',
+			created_at: '2024-03-10 11:58:00 -0800',
+		});
 	});
 
 	it('PUT completed=true marks it completed and moves updated_at to now', async () => {
 		const { account, store } = fake();
 		const ada = createEndUser(account, store, 'ada@example.com');
-		const response = addResponse(account, store, { endUserId: ada.id, score: 9, completed: false, createdAt: FIXED_NOW - 600, updatedAt: FIXED_NOW - 600 });
+		const response = addResponse(account, store, {
+			endUserId: ada.id,
+			score: 9,
+			completed: false,
+			createdAt: FIXED_NOW - 600,
+			updatedAt: FIXED_NOW - 600,
+		});
 
 		expect((await api().put(`/v1/responses/${response.id}`, 'completed=true')).status).toBe(204);
 

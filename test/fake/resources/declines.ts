@@ -4,7 +4,15 @@ import { listPage } from '../listing';
 import { paramsOf } from '../params';
 import type { Account, Decline, FakeStore } from '../store';
 import { endUserById } from './end-users';
-import { fieldsOnCreate, newRecordDefaults, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES, updateRecord } from './survey-records';
+import {
+	fieldsOnCreate,
+	newRecordDefaults,
+	recordOf,
+	removeRecord,
+	storeRecord,
+	SURVEY_RECORD_LIST_RULES,
+	updateRecord,
+} from './survey-records';
 
 export function declineView(account: Account, decline: Decline) {
 	const offset = account.utcOffsetMinutes;
@@ -22,16 +30,41 @@ export function declineView(account: Account, decline: Decline) {
 
 function listDeclines(call: ApiCall, endUserId?: number) {
 	const listed = (decline: Decline) => endUserId === undefined || decline.endUserId === endUserId;
-	return ok(listPage(call.account.declines, paramsOf(call.request.params), SURVEY_RECORD_LIST_RULES, call.tieOrder, listed).map((decline) => declineView(call.account, decline)));
+	return ok(
+		listPage(
+			call.account.declines,
+			paramsOf(call.request.params),
+			SURVEY_RECORD_LIST_RULES,
+			call.tieOrder,
+			listed,
+		).map((decline) => declineView(call.account, decline)),
+	);
 }
 
 function get(call: ApiCall) {
-	return ok(declineView(call.account, recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId)));
+	return ok(
+		declineView(
+			call.account,
+			recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId),
+		),
+	);
 }
 
-/** Stores a decline with the service's defaults; for the create endpoint, the seed and tests that insert in bulk. */
-export function addDecline(account: Account, store: FakeStore, fields: Pick<Decline, 'endUserId'> & Partial<Decline>): Decline {
-	const decline: Decline = { ...newRecordDefaults(store, fields.createdAt), ipAddress: null, originUrl: null, ...fields };
+/**
+ * Stores a decline with the service's defaults; for the create endpoint, the seed and tests that
+ * insert in bulk.
+ */
+export function addDecline(
+	account: Account,
+	store: FakeStore,
+	fields: Pick<Decline, 'endUserId'> & Partial<Decline>,
+): Decline {
+	const decline: Decline = {
+		...newRecordDefaults(store, fields.createdAt),
+		ipAddress: null,
+		originUrl: null,
+		...fields,
+	};
 	return storeRecord(account, account.declines, decline);
 }
 
@@ -50,9 +83,19 @@ function create(call: ApiCall) {
 export const declineRoutes: Route[] = [
 	route('GET', '/v1/declines', (call) => listDeclines(call)),
 	// The spec's example path; its reference table says /v1/responses/<id>, which updates responses.
-	route('PUT', '/v1/declines/:id', updateRecord((account) => account.declines)),
-	route('GET', '/v1/end_users/:endUserId/declines', (call) => listDeclines(call, endUserById(call, call.pathParams.endUserId).id)),
+	route(
+		'PUT',
+		'/v1/declines/:id',
+		updateRecord((account) => account.declines),
+	),
+	route('GET', '/v1/end_users/:endUserId/declines', (call) =>
+		listDeclines(call, endUserById(call, call.pathParams.endUserId).id),
+	),
 	route('POST', '/v1/end_users/:endUserId/declines', create),
 	route('GET', '/v1/end_users/:endUserId/declines/:id', get),
-	route('DELETE', '/v1/end_users/:endUserId/declines/:id', removeRecord((account) => account.declines)),
+	route(
+		'DELETE',
+		'/v1/end_users/:endUserId/declines/:id',
+		removeRecord((account) => account.declines),
+	),
 ];

@@ -38,29 +38,47 @@ function checkCommonParams(params: Params, account: Account): void {
 	if (!settings) return;
 	for (const key of ['language', 'logo_url', 'audience_text', 'product_name']) settings.string(key);
 	const templateId = settings.integer('survey_template_id', { min: 1 });
-	if (templateId !== undefined && !account.surveyTemplates.some((template) => template.id === templateId)) {
+	if (
+		templateId !== undefined &&
+		!account.surveyTemplates.some((template) => template.id === templateId)
+	) {
 		throw invalidValue('survey_settings[survey_template_id]');
 	}
 	const messages = settings.nested('custom_messages');
 	for (const key of messages?.keys() ?? []) {
-		if (!CUSTOM_MESSAGE_KEYS.includes(key)) throw invalidValue(`survey_settings[custom_messages][${key}]`);
+		if (!CUSTOM_MESSAGE_KEYS.includes(key))
+			throw invalidValue(`survey_settings[custom_messages][${key}]`);
 		messages!.string(key);
 	}
 	const sampling = settings.nested('sampling');
 	for (const key of sampling?.keys() ?? []) {
-		if (!Object.hasOwn(SAMPLING_RANGES, key)) throw invalidValue(`survey_settings[sampling][${key}]`);
+		if (!Object.hasOwn(SAMPLING_RANGES, key))
+			throw invalidValue(`survey_settings[sampling][${key}]`);
 		sampling!.integer(key, SAMPLING_RANGES[key]);
 	}
 }
 
-/** External ids are unique per account (as on POST /v1/end_users): none may go to a second address. */
-function checkExternalIds(account: Account, store: FakeStore, emails: string[], externalIds: string[]): void {
+/**
+ * External ids are unique per account (as on POST /v1/end_users): none may go to a second address.
+ */
+function checkExternalIds(
+	account: Account,
+	store: FakeStore,
+	emails: string[],
+	externalIds: string[],
+): void {
 	const emailOf = new Map<string, string>();
 	externalIds.forEach((externalId, index) => {
 		const email = emails[index];
 		const holder = findEndUser(account, store, (candidate) => candidate.externalId === externalId);
 		const owner = emailOf.get(externalId) ?? holder?.email ?? email;
-		if (owner !== email) throw new ApiError(400, 'invalid_parameter', `external_ids: ${externalId} has already been taken`, 'external_ids');
+		if (owner !== email)
+			throw new ApiError(
+				400,
+				'invalid_parameter',
+				`external_ids: ${externalId} has already been taken`,
+				'external_ids',
+			);
 		emailOf.set(externalId, email);
 	});
 }
@@ -68,12 +86,23 @@ function checkExternalIds(account: Account, store: FakeStore, emails: string[], 
 /** The account's end users by email, gathered once per request: a CSV can hold 5,000 addresses. */
 function endUsersByEmail(account: Account, store: FakeStore): Map<string, EndUser> {
 	const byEmail = new Map<string, EndUser>();
-	for (const user of liveEndUsers(account, store)) if (!byEmail.has(user.email)) byEmail.set(user.email, user);
+	for (const user of liveEndUsers(account, store))
+		if (!byEmail.has(user.email)) byEmail.set(user.email, user);
 	return byEmail;
 }
 
-/** End users are created automatically for addresses the account does not know yet (and added to `known`). */
-function surveyEndUser(account: Account, store: FakeStore, known: Map<string, EndUser>, email: string, properties: Record<string, string>, externalId?: string) {
+/**
+ * End users are created automatically for addresses the account does not know yet (and added to
+ * `known`).
+ */
+function surveyEndUser(
+	account: Account,
+	store: FakeStore,
+	known: Map<string, EndUser>,
+	email: string,
+	properties: Record<string, string>,
+	externalId?: string,
+) {
 	const now = store.clock.now();
 	let user = known.get(email);
 	if (!user) known.set(email, (user = createEndUser(account, store, email)));
@@ -94,13 +123,29 @@ function sendEmailSurvey(call: ApiCall) {
 	const emails = params.stringList('emails');
 	if (!emails || emails.length === 0) throw missingValue('emails');
 	if (emails.length > MAX_SURVEY_EMAILS) {
-		throw new ApiError(400, 'invalid_parameter', `emails can hold at most ${MAX_SURVEY_EMAILS} addresses`, 'emails');
+		throw new ApiError(
+			400,
+			'invalid_parameter',
+			`emails can hold at most ${MAX_SURVEY_EMAILS} addresses`,
+			'emails',
+		);
 	}
 	const badEmail = emails.find((email) => !EMAIL_SHAPE.test(email));
-	if (badEmail !== undefined) throw new ApiError(400, 'invalid_parameter', `emails has an invalid address: ${badEmail}`, 'emails');
+	if (badEmail !== undefined)
+		throw new ApiError(
+			400,
+			'invalid_parameter',
+			`emails has an invalid address: ${badEmail}`,
+			'emails',
+		);
 	const externalIds = params.stringList('external_ids');
 	if (externalIds && externalIds.length !== emails.length) {
-		throw new ApiError(400, 'invalid_parameter', 'external_ids must hold one id per email', 'external_ids');
+		throw new ApiError(
+			400,
+			'invalid_parameter',
+			'external_ids must hold one id per email',
+			'external_ids',
+		);
 	}
 	if (externalIds) checkExternalIds(call.account, call.store, emails, externalIds);
 	checkCommonParams(params, call.account);
@@ -112,8 +157,15 @@ function sendEmailSurvey(call: ApiCall) {
 	const properties = params.nested('end_user')?.stringHash('properties') ?? {};
 
 	const known = endUsersByEmail(call.account, call.store);
-	emails.forEach((email, index) => surveyEndUser(call.account, call.store, known, email, properties, externalIds?.[index]));
-	call.account.emailSurveys.push({ endpoint: 'email_survey', receivedAt: call.store.clock.now(), emails, params: surveyParams(params) });
+	emails.forEach((email, index) =>
+		surveyEndUser(call.account, call.store, known, email, properties, externalIds?.[index]),
+	);
+	call.account.emailSurveys.push({
+		endpoint: 'email_survey',
+		receivedAt: call.store.clock.now(),
+		emails,
+		params: surveyParams(params),
+	});
 	return ok({ status: 'scheduled', emails_count: emails.length });
 }
 
@@ -129,10 +181,16 @@ function csvText(call: ApiCall, params: Params): string {
 
 const csvError = (message: string) => new ApiError(400, 'invalid_csv', message, 'csv');
 
-/** The CSV rules of the spec: header, email column first, context columns, language column with its template. */
+/**
+ * The CSV rules of the spec: header, email column first, context columns, language column with its
+ * template.
+ */
 function readCsv(text: string, params: Params, account: Account): Array<Record<string, string>> {
 	// A fixed delimiter: guessing fails on a one-column file and can pick ';' or '|' out of the data.
-	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), { delimiter: ',', skipEmptyLines: 'greedy' });
+	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
+		delimiter: ',',
+		skipEmptyLines: 'greedy',
+	});
 	if (parsed.errors.length > 0) {
 		const first = parsed.errors[0];
 		throw csvError(`CSV is malformed at row ${(first.row ?? 0) + 1}: ${first.message}`);
@@ -144,22 +202,36 @@ function readCsv(text: string, params: Params, account: Account): Array<Record<s
 	if (rows.length > MAX_CSV_ROWS) throw csvError(`CSV can hold at most ${MAX_CSV_ROWS} rows`);
 	for (const column of header) {
 		const context = CONTEXT_COLUMN.exec(column);
-		if (context && !/^\w+$/.test(context[1])) throw csvError(`CSV context column "${column}" has an invalid variable name`);
+		if (context && !/^\w+$/.test(context[1]))
+			throw csvError(`CSV context column "${column}" has an invalid variable name`);
 	}
-	const languageCodes = header.includes(LANGUAGE_COLUMN) ? configuredLanguages(params, account) : undefined;
+	const languageCodes = header.includes(LANGUAGE_COLUMN)
+		? configuredLanguages(params, account)
+		: undefined;
 	return rows.map((cells, index) => {
 		const rowNumber = index + 2;
-		if (cells.length !== header.length) throw csvError(`CSV row ${rowNumber} has ${cells.length} cells, the header has ${header.length}`);
-		const row = Object.fromEntries(header.map((column, column_index) => [column, cells[column_index]]));
-		if (!EMAIL_SHAPE.test(row.email)) throw csvError(`CSV row ${rowNumber} has an invalid email: ${row.email}`);
+		if (cells.length !== header.length)
+			throw csvError(
+				`CSV row ${rowNumber} has ${cells.length} cells, the header has ${header.length}`,
+			);
+		const row = Object.fromEntries(
+			header.map((column, column_index) => [column, cells[column_index]]),
+		);
+		if (!EMAIL_SHAPE.test(row.email))
+			throw csvError(`CSV row ${rowNumber} has an invalid email: ${row.email}`);
 		if (languageCodes && !languageCodes.includes(row[LANGUAGE_COLUMN])) {
-			throw csvError(`CSV row ${rowNumber} has a language code not configured for the survey template: ${row[LANGUAGE_COLUMN]}`);
+			throw csvError(
+				`CSV row ${rowNumber} has a language code not configured for the survey template: ${row[LANGUAGE_COLUMN]}`,
+			);
 		}
 		return row;
 	});
 }
 
-/** A language column needs survey_settings[language]=multi_language and the template whose codes it uses. */
+/**
+ * A language column needs survey_settings[language]=multi_language and the template whose codes it
+ * uses.
+ */
 function configuredLanguages(params: Params, account: Account): string[] {
 	const settings = params.nested('survey_settings');
 	if (settings?.string('language') !== 'multi_language') {
@@ -167,7 +239,10 @@ function configuredLanguages(params: Params, account: Account): string[] {
 	}
 	const templateId = settings.integer('survey_template_id');
 	const template = account.surveyTemplates.find((candidate) => candidate.id === templateId);
-	if (!template) throw csvError('A language column needs survey_settings[survey_template_id] set to the template in use');
+	if (!template)
+		throw csvError(
+			'A language column needs survey_settings[survey_template_id] set to the template in use',
+		);
 	return template.languages.map((language) => language.code);
 }
 
@@ -178,7 +253,10 @@ function sendEmailSurveyCsv(call: ApiCall) {
 	const known = endUsersByEmail(call.account, call.store);
 	for (const row of rows) {
 		const properties = Object.fromEntries(
-			Object.entries(row).filter(([column]) => column !== 'email' && column !== LANGUAGE_COLUMN && !CONTEXT_COLUMN.test(column)),
+			Object.entries(row).filter(
+				([column]) =>
+					column !== 'email' && column !== LANGUAGE_COLUMN && !CONTEXT_COLUMN.test(column),
+			),
 		);
 		surveyEndUser(call.account, call.store, known, row.email, properties);
 	}

@@ -4,9 +4,17 @@ import { paramsOf } from '../params';
 import type { EndUserSettings } from '../store';
 import { endUserById } from './end-users';
 
-const WRITABLE_FLAGS = ['email_nps', 'mobile_nps', 'web_nps', 'force_web_survey', 'force_mobile_survey'] as const;
+const WRITABLE_FLAGS = [
+	'email_nps',
+	'mobile_nps',
+	'web_nps',
+	'force_web_survey',
+	'force_mobile_survey',
+] as const;
 
-/** The flags of an end user nobody changed, as the `settings` hash inside the end user shows them. */
+/**
+ * The flags of an end user nobody changed, as the `settings` hash inside the end user shows them.
+ */
 export const DEFAULT_END_USER_SETTINGS = {
 	email_nps: true,
 	mobile_nps: true,
@@ -18,12 +26,34 @@ export const DEFAULT_END_USER_SETTINGS = {
 
 /** The `settings` hash inside an end user. */
 export function settingsSummary(settings: EndUserSettings) {
-	const { email_nps, mobile_nps, web_nps, force_mobile_survey, force_web_survey, surveys_disabled_by_end_user } = settings;
-	return { email_nps, mobile_nps, web_nps, force_mobile_survey, force_web_survey, surveys_disabled_by_end_user };
+	const {
+		email_nps,
+		mobile_nps,
+		web_nps,
+		force_mobile_survey,
+		force_web_survey,
+		surveys_disabled_by_end_user,
+	} = settings;
+	return {
+		email_nps,
+		mobile_nps,
+		web_nps,
+		force_mobile_survey,
+		force_web_survey,
+		surveys_disabled_by_end_user,
+	};
 }
 
-/** The settings body carries only these fields in use; GET and PUT show datetimes in different forms. */
-function settingsView(call: ApiCall, endUserId: number, settings: EndUserSettings, form: 'spaceColonOffset' | 'isoMillis') {
+/**
+ * The settings body carries only these fields in use; GET and PUT show datetimes in different
+ * forms.
+ */
+function settingsView(
+	call: ApiCall,
+	endUserId: number,
+	settings: EndUserSettings,
+	form: 'spaceColonOffset' | 'isoMillis',
+) {
 	const offset = call.account.utcOffsetMinutes;
 	return {
 		id: settings.id,

@@ -10,7 +10,9 @@ import { DEFAULT_END_USER_SETTINGS, settingsSummary } from './end-user-settings'
 const DAY = 86400;
 const DELETION_HOUR_UTC = 7;
 
-/** The read form (list, get): datetimes with an offset, last_surveyed and last_seen_at without one. */
+/**
+ * The read form (list, get): datetimes with an offset, last_surveyed and last_seen_at without one.
+ */
 export function endUserView(account: Account, user: EndUser) {
 	const offset = account.utcOffsetMinutes;
 	const last = latestResponse(account, user.id);
@@ -52,13 +54,17 @@ function isGone(user: EndUser, now: number): boolean {
 	return now >= markedDay + DAY + DELETION_HOUR_UTC * 3600;
 }
 
-/** The service's deletion run, due whenever time has passed: removes gone users with their responses and declines. */
+/**
+ * The service's deletion run, due whenever time has passed: removes gone users with their responses
+ * and declines.
+ */
 export function runDeletions(account: Account, now: number): void {
 	for (const user of account.endUsers.values()) {
 		if (!isGone(user, now)) continue;
 		account.endUsers.delete(user.id);
 		for (const records of [account.responses, account.declines]) {
-			for (const record of records.values()) if (record.endUserId === user.id) records.delete(record.id);
+			for (const record of records.values())
+				if (record.endUserId === user.id) records.delete(record.id);
 		}
 	}
 }
@@ -68,19 +74,35 @@ export function liveEndUsers(account: Account, store: FakeStore): EndUser[] {
 	return [...account.endUsers.values()];
 }
 
-export function findEndUser(account: Account, store: FakeStore, predicate: (user: EndUser) => boolean): EndUser | undefined {
+export function findEndUser(
+	account: Account,
+	store: FakeStore,
+	predicate: (user: EndUser) => boolean,
+): EndUser | undefined {
 	return liveEndUsers(account, store).find(predicate);
 }
 
 export function endUserById(call: ApiCall, idText: string): EndUser {
 	if (!/^\d+$/.test(idText)) throw notFound();
-	const user = findEndUser(call.account, call.store, (candidate) => candidate.id === Number(idText));
+	const user = findEndUser(
+		call.account,
+		call.store,
+		(candidate) => candidate.id === Number(idText),
+	);
 	if (!user) throw notFound();
 	return user;
 }
 
-/** Creates an end user with default settings (also used by email surveys, which create users on the fly). */
-export function createEndUser(account: Account, store: FakeStore, email: string, fields: Partial<EndUser> = {}): EndUser {
+/**
+ * Creates an end user with default settings (also used by email surveys, which create users on the
+ * fly).
+ */
+export function createEndUser(
+	account: Account,
+	store: FakeStore,
+	email: string,
+	fields: Partial<EndUser> = {},
+): EndUser {
 	const now = store.clock.now();
 	const user: EndUser = {
 		id: store.nextId(),
@@ -108,9 +130,15 @@ function writableFields(params: Params, call: ApiCall, current?: EndUser): Parti
 	const fields: Partial<EndUser> = {};
 	const email = params.string('email');
 	if (email !== undefined) {
-		if (!EMAIL_SHAPE.test(email)) throw new ApiError(400, 'invalid_parameter', 'email is invalid', 'email');
-		const taken = findEndUser(call.account, call.store, (user) => user.email === email && user.id !== current?.id);
-		if (taken) throw new ApiError(400, 'invalid_parameter', 'email has already been taken', 'email');
+		if (!EMAIL_SHAPE.test(email))
+			throw new ApiError(400, 'invalid_parameter', 'email is invalid', 'email');
+		const taken = findEndUser(
+			call.account,
+			call.store,
+			(user) => user.email === email && user.id !== current?.id,
+		);
+		if (taken)
+			throw new ApiError(400, 'invalid_parameter', 'email has already been taken', 'email');
 		fields.email = email;
 	}
 	const lastSurveyed = params.integer('last_surveyed', { min: 0 });
@@ -119,8 +147,18 @@ function writableFields(params: Params, call: ApiCall, current?: EndUser): Parti
 	if (externalCreatedAt !== undefined) fields.externalCreatedAt = externalCreatedAt;
 	const externalId = params.string('external_id');
 	if (externalId !== undefined) {
-		const taken = findEndUser(call.account, call.store, (user) => user.externalId === externalId && user.id !== current?.id);
-		if (taken) throw new ApiError(400, 'invalid_parameter', 'external_id has already been taken', 'external_id');
+		const taken = findEndUser(
+			call.account,
+			call.store,
+			(user) => user.externalId === externalId && user.id !== current?.id,
+		);
+		if (taken)
+			throw new ApiError(
+				400,
+				'invalid_parameter',
+				'external_id has already been taken',
+				'external_id',
+			);
 		fields.externalId = externalId;
 	}
 	const phoneNumber = params.string('phone_number');
@@ -132,7 +170,11 @@ function writableFields(params: Params, call: ApiCall, current?: EndUser): Parti
 
 const LIST_RULES: ListRules<EndUser> = {
 	timeFilters: { created: (user) => user.createdAt, updated: (user) => user.updatedAt },
-	sortKeys: { email: (user) => user.email, created_at: (user) => user.createdAt, updated_at: (user) => user.updatedAt },
+	sortKeys: {
+		email: (user) => user.email,
+		created_at: (user) => user.createdAt,
+		updated_at: (user) => user.updatedAt,
+	},
 	defaultSortKey: 'email',
 	defaultSortOrder: 'asc',
 	sortKeyAccepted: true,
@@ -142,13 +184,19 @@ const LIST_RULES: ListRules<EndUser> = {
 function list(call: ApiCall) {
 	const params = paramsOf(call.request.params);
 	const email = params.string('email');
-	// The spec gives surveys_disabled a default of false: opted-out users are listed only when asked for.
+	// The spec gives surveys_disabled a default of false: opted-out users are listed only when asked
+	// for.
 	const surveysDisabled = params.boolean('surveys_disabled') ?? false;
 	const users = liveEndUsers(call.account, call.store).filter(
 		(user) =>
-			(email === undefined || user.email === email) && Boolean(user.settings.surveys_disabled_by_end_user) === surveysDisabled,
+			(email === undefined || user.email === email) &&
+			Boolean(user.settings.surveys_disabled_by_end_user) === surveysDisabled,
 	);
-	return ok(listPage(users, params, LIST_RULES, call.tieOrder).map((user) => endUserView(call.account, user)));
+	return ok(
+		listPage(users, params, LIST_RULES, call.tieOrder).map((user) =>
+			endUserView(call.account, user),
+		),
+	);
 }
 
 /** GET /v1/end_users/<segment>: an id, or an email / external id when the lookup flag says so. */
@@ -171,8 +219,13 @@ function get(call: ApiCall) {
 function getByPhone(call: ApiCall) {
 	const phone = call.pathParams.phone;
 	if (/^\d+$/.test(phone)) return ok(endUserView(call.account, endUserById(call, phone)));
-	if (!phone.startsWith('+')) throw new ApiError(400, 'invalid_parameter', 'phone_number must start with +', 'phone_number');
-	const user = findEndUser(call.account, call.store, (candidate) => candidate.phoneNumber === phone);
+	if (!phone.startsWith('+'))
+		throw new ApiError(400, 'invalid_parameter', 'phone_number must start with +', 'phone_number');
+	const user = findEndUser(
+		call.account,
+		call.store,
+		(candidate) => candidate.phoneNumber === phone,
+	);
 	if (!user) throw notFound();
 	return ok(endUserView(call.account, user));
 }
@@ -187,7 +240,9 @@ function create(call: ApiCall) {
 
 function update(call: ApiCall) {
 	const user = endUserById(call, call.pathParams.id);
-	Object.assign(user, writableFields(paramsOf(call.request.params), call, user), { updatedAt: call.store.clock.now() });
+	Object.assign(user, writableFields(paramsOf(call.request.params), call, user), {
+		updatedAt: call.store.clock.now(),
+	});
 	return ok(endUserWriteView(call.account, user));
 }
 

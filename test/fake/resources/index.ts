@@ -8,7 +8,9 @@ import { responseRoutes } from './responses';
 import { segmentRoutes } from './segments';
 import { surveyTemplateRoutes } from './survey-templates';
 
-/** Every endpoint of the spec; specific paths come before the `:id` patterns they would also match. */
+/**
+ * Every endpoint of the spec; specific paths come before the `:id` patterns they would also match.
+ */
 export const allRoutes: Route[] = [
 	...responseRoutes,
 	...declineRoutes,

@@ -7,28 +7,36 @@ import { npsCategory } from './responses';
 
 const DAY = 86400;
 
-/** Halves away from zero, as Ruby's Float#round: Math.round would give -12.5 → -12 but 12.5 → 13. */
+/**
+ * Halves away from zero, as Ruby's Float#round: Math.round would give -12.5 → -12 but 12.5 → 13.
+ */
 const roundHalfAway = (value: number) => Math.sign(value) * Math.round(Math.abs(value));
 
-const percent = (part: number, whole: number) => (whole === 0 ? 0 : roundHalfAway((100 * part) / whole));
+const percent = (part: number, whole: number) =>
+	whole === 0 ? 0 : roundHalfAway((100 * part) / whole);
 
-/** The same day of the previous month, or its last day when it is shorter (31 March → 29 February). */
+/**
+ * The same day of the previous month, or its last day when it is shorter (31 March → 29 February).
+ */
 function monthBefore(day: string): string {
 	const [year, month, dayOfMonth] = day.split('-').map(Number);
 	const lastDayOfPreviousMonth = new Date(Date.UTC(year, month - 1, 0)).getUTCDate();
-	return new Date(Date.UTC(year, month - 2, Math.min(dayOfMonth, lastDayOfPreviousMonth))).toISOString().slice(0, 10);
+	return new Date(Date.UTC(year, month - 2, Math.min(dayOfMonth, lastDayOfPreviousMonth)))
+		.toISOString()
+		.slice(0, 10);
 }
 
 /**
- * `date[start]`/`date[end]` are whole days in the account's time zone. The end defaults to today and the start
- * to a month before the end, so no range means the last month.
+ * `date[start]`/`date[end]` are whole days in the account's time zone. The end defaults to today
+ * and the start to a month before the end, so no range means the last month.
  */
 function dateRange(call: ApiCall): { from: number; until: number } {
 	const offset = call.account.utcOffsetMinutes;
 	const date = paramsOf(call.request.params).nested('date');
 	const dayParam = (key: 'start' | 'end') => {
 		const text = date?.string(key);
-		if (text !== undefined && localMidnight(text, offset) === undefined) throw invalidValue(`date[${key}]`);
+		if (text !== undefined && localMidnight(text, offset) === undefined)
+			throw invalidValue(`date[${key}]`);
 		return text;
 	};
 	const startParam = dayParam('start');
@@ -42,7 +50,9 @@ function dateRange(call: ApiCall): { from: number; until: number } {
 
 function summarize(account: Account, from: number, until: number) {
 	const inRange = (createdAt: number) => createdAt >= from && createdAt < until;
-	const responses = [...account.responses.values()].filter((response) => !response.excludedFromCalculations && inRange(response.createdAt));
+	const responses = [...account.responses.values()].filter(
+		(response) => !response.excludedFromCalculations && inRange(response.createdAt),
+	);
 	const declines = [...account.declines.values()].filter((decline) => inRange(decline.createdAt));
 	const counts = { detractors: 0, passives: 0, promoters: 0 };
 	for (const response of responses) counts[npsCategory(response.score)]++;
@@ -52,7 +62,10 @@ function summarize(account: Account, from: number, until: number) {
 	});
 	const email = byChannel('email');
 	return {
-		nps: responses.length === 0 ? 0 : roundHalfAway((100 * (counts.promoters - counts.detractors)) / responses.length),
+		nps:
+			responses.length === 0
+				? 0
+				: roundHalfAway((100 * (counts.promoters - counts.detractors)) / responses.length),
 		responses: responses.length,
 		...counts,
 		response_rate: percent(responses.length, responses.length + declines.length),

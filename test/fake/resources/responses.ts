@@ -4,7 +4,15 @@ import { listPage, type ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
 import type { Account, FakeStore, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
-import { fieldsOnCreate, newRecordDefaults, recordOf, removeRecord, storeRecord, SURVEY_RECORD_LIST_RULES, updateRecord } from './survey-records';
+import {
+	fieldsOnCreate,
+	newRecordDefaults,
+	recordOf,
+	removeRecord,
+	storeRecord,
+	SURVEY_RECORD_LIST_RULES,
+	updateRecord,
+} from './survey-records';
 
 export type NpsCategory = 'detractors' | 'passives' | 'promoters';
 
@@ -35,14 +43,24 @@ export function responseView(account: Account, response: SurveyResponse) {
 
 /** The `last_response` hash inside an end user. */
 export function responseSummary(response: SurveyResponse) {
-	return { id: String(response.id), score: response.score, text: response.text, survey: { channel: response.channel } };
+	return {
+		id: String(response.id),
+		score: response.score,
+		text: response.text,
+		survey: { channel: response.channel },
+	};
 }
 
 export function latestResponse(account: Account, endUserId: number): SurveyResponse | undefined {
 	let latest: SurveyResponse | undefined;
 	for (const response of account.responses.values()) {
 		if (response.endUserId !== endUserId) continue;
-		if (!latest || response.createdAt > latest.createdAt || (response.createdAt === latest.createdAt && response.id > latest.id)) latest = response;
+		if (
+			!latest ||
+			response.createdAt > latest.createdAt ||
+			(response.createdAt === latest.createdAt && response.id > latest.id)
+		)
+			latest = response;
 	}
 	return latest;
 }
@@ -57,23 +75,37 @@ const CATEGORY_LIST_RULES: ListRules<SurveyResponse> = {
 /** Lists leave out responses excluded from calculations unless excluded_from_calculations=true. */
 function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory) {
 	const params = paramsOf(call.request.params);
-	const includeExcluded = category ? false : (params.boolean('excluded_from_calculations') ?? false);
+	const includeExcluded = category
+		? false
+		: (params.boolean('excluded_from_calculations') ?? false);
 	const listed = (response: SurveyResponse) =>
 		(endUserId === undefined || response.endUserId === endUserId) &&
 		(includeExcluded || !response.excludedFromCalculations) &&
 		(category === undefined || npsCategory(response.score) === category);
 	const rules = category ? CATEGORY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
-	return ok(listPage(call.account.responses, params, rules, call.tieOrder, listed).map((response) => responseView(call.account, response)));
+	return ok(
+		listPage(call.account.responses, params, rules, call.tieOrder, listed).map((response) =>
+			responseView(call.account, response),
+		),
+	);
 }
 
 const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>
 	listResponses(call, endUserById(call, call.pathParams.endUserId).id, category);
 
 function get(call: ApiCall) {
-	return ok(responseView(call.account, recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId)));
+	return ok(
+		responseView(
+			call.account,
+			recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId),
+		),
+	);
 }
 
-/** Stores a response with the service's defaults; for the create endpoint, the seed and tests that insert in bulk. */
+/**
+ * Stores a response with the service's defaults; for the create endpoint, the seed and tests that
+ * insert in bulk.
+ */
 export function addResponse(
 	account: Account,
 	store: FakeStore,
@@ -94,14 +126,17 @@ export function addResponse(
 }
 
 /**
- * What the survey itself does after the score is stored (no API endpoint does it): the end user adds a
- * comment, the survey marks the response completed, an agent tags it. updated_at moves to `at` (default now).
+ * What the survey itself does after the score is stored (no API endpoint does it): the end user
+ * adds a comment, the survey marks the response completed, an agent tags it. updated_at moves to
+ * `at` (default now).
  */
 export function changeResponse(
 	account: Account,
 	store: FakeStore,
 	id: number,
-	changes: Partial<Pick<SurveyResponse, 'text' | 'completed' | 'tags' | 'excludedFromCalculations'>>,
+	changes: Partial<
+		Pick<SurveyResponse, 'text' | 'completed' | 'tags' | 'excludedFromCalculations'>
+	>,
 	at = store.clock.now(),
 ): SurveyResponse {
 	const response = account.responses.get(id);
@@ -138,12 +173,20 @@ function responseChanges(params: Params): Partial<SurveyResponse> {
 
 export const responseRoutes: Route[] = [
 	route('GET', '/v1/responses', (call) => listResponses(call)),
-	route('PUT', '/v1/responses/:id', updateRecord((account) => account.responses, responseChanges)),
+	route(
+		'PUT',
+		'/v1/responses/:id',
+		updateRecord((account) => account.responses, responseChanges),
+	),
 	route('GET', '/v1/end_users/:endUserId/responses', listForEndUser()),
 	route('POST', '/v1/end_users/:endUserId/responses', create),
 	route('GET', '/v1/end_users/:endUserId/responses/promoters', listForEndUser('promoters')),
 	route('GET', '/v1/end_users/:endUserId/responses/passives', listForEndUser('passives')),
 	route('GET', '/v1/end_users/:endUserId/responses/detractors', listForEndUser('detractors')),
 	route('GET', '/v1/end_users/:endUserId/responses/:id', get),
-	route('DELETE', '/v1/end_users/:endUserId/responses/:id', removeRecord((account) => account.responses)),
+	route(
+		'DELETE',
+		'/v1/end_users/:endUserId/responses/:id',
+		removeRecord((account) => account.responses),
+	),
 ];

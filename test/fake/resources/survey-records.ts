@@ -4,7 +4,9 @@ import type { ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
 import type { Account, EndUser, FakeStore, Properties, SurveyChannel } from '../store';
 
-/** What responses and declines have in common: an owner, times, a survey and end-user properties. */
+/**
+ * What responses and declines have in common: an owner, times, a survey and end-user properties.
+ */
 export interface SurveyRecord {
 	id: number;
 	endUserId: number;
@@ -37,7 +39,10 @@ export const SURVEY_RECORD_LIST_RULES: ListRules<SurveyRecord> = {
 	id: (record) => record.id,
 };
 
-/** `end_user[properties][k]` on create: becomes the user's current properties and is kept with the record. */
+/**
+ * `end_user[properties][k]` on create: becomes the user's current properties and is kept with the
+ * record.
+ */
 function propertiesOnCreate(params: Params, user: EndUser, now: number): Properties {
 	const given = params.nested('end_user')?.stringHash('properties');
 	if (!given) return { ...user.properties };
@@ -47,8 +52,8 @@ function propertiesOnCreate(params: Params, user: EndUser, now: number): Propert
 }
 
 /**
- * The fields POST /v1/end_users/:endUserId/<records> sets on any record; read after the record's own parameters,
- * as it takes `end_user[properties]` into the end user.
+ * The fields POST /v1/end_users/:endUserId/<records> sets on any record; read after the record's
+ * own parameters, as it takes `end_user[properties]` into the end user.
  */
 export function fieldsOnCreate(call: ApiCall, params: Params, user: EndUser) {
 	const now = call.store.clock.now();
@@ -61,24 +66,41 @@ export function fieldsOnCreate(call: ApiCall, params: Params, user: EndUser) {
 	};
 }
 
-/** `end_user[properties][k]` on update: a historical edit of this record only, 423 unless the account allows it. */
+/**
+ * `end_user[properties][k]` on update: a historical edit of this record only, 423 unless the
+ * account allows it.
+ */
 function historicalPropertiesEdit(call: ApiCall, params: Params): Properties | undefined {
 	const given = params.nested('end_user')?.stringHash('properties');
 	if (!given) return undefined;
 	if (!call.account.historicalEditsEnabled) {
-		throw new ApiError(423, 'locked', 'Updating historical end user properties is not enabled for this account', 'end_user[properties]');
+		throw new ApiError(
+			423,
+			'locked',
+			'Updating historical end user properties is not enabled for this account',
+			'end_user[properties]',
+		);
 	}
 	return given;
 }
 
-export function recordOf<T extends SurveyRecord>(records: Map<number, T>, idText: string, endUserIdText?: string): T {
+export function recordOf<T extends SurveyRecord>(
+	records: Map<number, T>,
+	idText: string,
+	endUserIdText?: string,
+): T {
 	const record = /^\d+$/.test(idText) ? records.get(Number(idText)) : undefined;
-	if (!record || (endUserIdText !== undefined && String(record.endUserId) !== endUserIdText)) throw notFound();
+	if (!record || (endUserIdText !== undefined && String(record.endUserId) !== endUserIdText))
+		throw notFound();
 	return record;
 }
 
 /** Stores a record and moves its end user's last_surveyed up to it. */
-export function storeRecord<T extends SurveyRecord>(account: Account, records: Map<number, T>, record: T): T {
+export function storeRecord<T extends SurveyRecord>(
+	account: Account,
+	records: Map<number, T>,
+	record: T,
+): T {
 	records.set(record.id, record);
 	const user = account.endUsers.get(record.endUserId);
 	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, record.createdAt);
@@ -87,24 +109,29 @@ export function storeRecord<T extends SurveyRecord>(account: Account, records: M
 
 /** DELETE /v1/end_users/:endUserId/<records>/:id: 204. */
 export const removeRecord =
-	(recordsOf: (account: Account) => Map<number, SurveyRecord>) =>
-	(call: ApiCall) => {
+	(recordsOf: (account: Account) => Map<number, SurveyRecord>) => (call: ApiCall) => {
 		const records = recordsOf(call.account);
 		records.delete(recordOf(records, call.pathParams.id, call.pathParams.endUserId).id);
 		return noContent();
 	};
 
 /**
- * PUT /v1/<records>/:id: the record's own fields (`changesOf` reads them) and `end_user[properties]` as a historical
- * edit, all checked before any is written; updated_at moves to now. 204.
+ * PUT /v1/<records>/:id: the record's own fields (`changesOf` reads them) and
+ * `end_user[properties]` as a historical edit, all checked before any is written; updated_at moves
+ * to now. 204.
  */
 export const updateRecord =
-	<T extends SurveyRecord>(recordsOf: (account: Account) => Map<number, T>, changesOf: (params: Params) => Partial<T> = () => ({})) =>
+	<T extends SurveyRecord>(
+		recordsOf: (account: Account) => Map<number, T>,
+		changesOf: (params: Params) => Partial<T> = () => ({}),
+	) =>
 	(call: ApiCall) => {
 		const record = recordOf(recordsOf(call.account), call.pathParams.id);
 		const params = paramsOf(call.request.params);
 		const changes = changesOf(params);
 		const properties = historicalPropertiesEdit(call, params);
-		Object.assign(record, changes, properties ? { endUserProperties: properties } : {}, { updatedAt: call.store.clock.now() });
+		Object.assign(record, changes, properties ? { endUserProperties: properties } : {}, {
+			updatedAt: call.store.clock.now(),
+		});
 		return noContent();
 	};

@@ -15,6 +15,9 @@ export function surveyTemplateView(template: SurveyTemplate) {
 
 export const surveyTemplateRoutes: Route[] = [
 	route('GET', '/v1/survey_templates', ({ account }) =>
-		ok({ default_survey_template_id: account.defaultSurveyTemplateId, survey_templates: account.surveyTemplates.map(surveyTemplateView) }),
+		ok({
+			default_survey_template_id: account.defaultSurveyTemplateId,
+			survey_templates: account.surveyTemplates.map(surveyTemplateView),
+		}),
 	),
 ];

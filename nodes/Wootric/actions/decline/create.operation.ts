@@ -1,13 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { createFieldsWithSimplify, endUserIdField, readEndUserProperties } from '../../helpers/fields';
+import {
+	createFieldsWithSimplify,
+	endUserIdField,
+	readEndUserProperties,
+} from '../../helpers/fields';
 import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { createdAtSeconds, idParameter, nonEmptyText } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Create', action: 'Create a decline', description: 'Record that an end user declined a survey' };
+export const option = {
+	name: 'Create',
+	action: 'Create a decline',
+	description: 'Record that an end user declined a survey',
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField('The end user who declined the survey'),
@@ -31,13 +39,18 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated too. */
+/**
+ * POST /v1/end_users/<id>/declines; with end-user properties, the end user's profile is updated
+ * too.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
-	if (additional.originUrl !== undefined) form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
-	if ('createdAt' in additional) form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
+	if (additional.originUrl !== undefined)
+		form.origin_url = nonEmptyText(this, itemIndex, 'Origin URL', additional.originUrl);
+	if ('createdAt' in additional)
+		form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {

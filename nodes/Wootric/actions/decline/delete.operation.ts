@@ -6,7 +6,11 @@ import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Delete', action: 'Delete a decline', description: 'Delete one decline of an end user for good' };
+export const option = {
+	name: 'Delete',
+	action: 'Delete a decline',
+	description: 'Delete one decline of an end user for good',
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField('The end user who declined the survey'),

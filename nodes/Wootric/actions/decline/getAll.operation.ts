@@ -1,15 +1,38 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersCollection, returnAllFields } from '../../helpers/fields';
-import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import {
+	collectRecords,
+	listOptionsCollection,
+	listScopeFields,
+	readSurveyRecordList,
+} from '../../helpers/surveyRecords';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get Many', action: 'Get many declines', description: 'List declines, of everyone or of one end user' };
+export const option = {
+	name: 'Get Many',
+	action: 'Get many declines',
+	description: 'List declines, of everyone or of one end user',
+};
 
-export const description: INodeProperties[] = [...listScopeFields('Declines'), ...returnAllFields, filtersCollection(), listOptionsCollection];
+export const description: INodeProperties[] = [
+	...listScopeFields('Declines'),
+	...returnAllFields,
+	filtersCollection(),
+	listOptionsCollection,
+];
 
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
-	const { path, subject, limit, created, updated, order, simplify } = readSurveyRecordList(this, itemIndex, 'declines');
-	return async () => await collectRecords(this, { path, created, updated, order, limit, subject, itemIndex }, { simplify });
+	const { path, subject, limit, created, updated, order, simplify } = readSurveyRecordList(
+		this,
+		itemIndex,
+		'declines',
+	);
+	return async () =>
+		await collectRecords(
+			this,
+			{ path, created, updated, order, limit, subject, itemIndex },
+			{ simplify },
+		);
 }

@@ -1,6 +1,15 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 
-import { additionalFieldsCollection, endUserPropertiesFields, readEndUserProperties } from '../../helpers/fields';
+import {
+	additionalFieldsCollection,
+	endUserPropertiesFields,
+	readEndUserProperties,
+} from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
@@ -11,7 +20,11 @@ import type { EachItem, ItemRequests } from '../types';
 /** The most addresses /v1/email_survey takes in one request. */
 const MAX_SURVEY_EMAILS = 100;
 
-export const option = { name: 'Send', action: 'Send an email survey', description: 'Email a survey to one or more addresses' };
+export const option = {
+	name: 'Send',
+	action: 'Send an email survey',
+	description: 'Email a survey to one or more addresses',
+};
 
 export const description: INodeProperties[] = [
 	{
@@ -21,7 +34,8 @@ export const description: INodeProperties[] = [
 		default: '',
 		required: true,
 		placeholder: 'ada@example.com, grace@example.com',
-		description: "One or more addresses, separated by commas. To survey each input item's address, drag the item's email field here.",
+		description:
+			"One or more addresses, separated by commas. To survey each input item's address, drag the item's email field here.",
 	},
 	{
 		displayName: 'Combine Items',
@@ -37,7 +51,8 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'crm-1, crm-2',
-		description: 'Your IDs for these end users, one per address and in the same order, separated by commas',
+		description:
+			'Your IDs for these end users, one per address and in the same order, separated by commas',
 	},
 	{
 		displayName: 'Context Values',
@@ -46,22 +61,38 @@ export const description: INodeProperties[] = [
 		typeOptions: { multipleValues: true },
 		placeholder: 'Add Value',
 		default: {},
-		description: 'Values for the {{variable}} placeholders of Subject and Intro, for the addresses of this item',
+		description:
+			'Values for the {{variable}} placeholders of Subject and Intro, for the addresses of this item',
 		options: [
 			{
 				displayName: 'Value',
 				name: 'values',
 				values: [
-					{ displayName: 'Variable', name: 'name', type: 'string', default: '', placeholder: 'first_name' },
+					{
+						displayName: 'Variable',
+						name: 'name',
+						type: 'string',
+						default: '',
+						placeholder: 'first_name',
+					},
 					{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 				],
 			},
 		],
 	},
-	...endUserPropertiesFields('Properties stored on the surveyed end users (created automatically when new)'),
+	...endUserPropertiesFields(
+		'Properties stored on the surveyed end users (created automatically when new)',
+	),
 	...surveyFields,
 	additionalFieldsCollection([
-		{ displayName: 'Delay (Days)', name: 'delay', type: 'number', typeOptions: { minValue: 1, maxValue: 31 }, default: 1, description: 'Days to wait before sending, from 1 to 31' },
+		{
+			displayName: 'Delay (Days)',
+			name: 'delay',
+			type: 'number',
+			typeOptions: { minValue: 1, maxValue: 31 },
+			default: 1,
+			description: 'Days to wait before sending, from 1 to 31',
+		},
 		{
 			displayName: 'Reply-To Email',
 			name: 'reply_to_email',
@@ -70,7 +101,13 @@ export const description: INodeProperties[] = [
 			placeholder: 'support@example.com',
 			description: 'Where replies to the survey email go, instead of the account default',
 		},
-		{ displayName: "Sender's Name", name: 'senders_name', type: 'string', default: '', description: 'The sender name the survey email shows, instead of the account default' },
+		{
+			displayName: "Sender's Name",
+			name: 'senders_name',
+			type: 'string',
+			default: '',
+			description: 'The sender name the survey email shows, instead of the account default',
+		},
 	]),
 ];
 
@@ -102,7 +139,14 @@ interface SharedPart {
 
 function readShared(context: IExecuteFunctions, itemIndex: number): SharedPart {
 	const survey = readSurveyParams(context, itemIndex);
-	if (survey.language === MULTI_LANGUAGE) throw invalid(context, itemIndex, 'Language', 'Multi-Language takes each row’s language from a CSV: use Send From CSV, or choose one language', survey.language);
+	if (survey.language === MULTI_LANGUAGE)
+		throw invalid(
+			context,
+			itemIndex,
+			'Language',
+			'Multi-Language takes each row’s language from a CSV: use Send From CSV, or choose one language',
+			survey.language,
+		);
 	const additional = context.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	const params: ParamHash = {
 		survey_immediately: survey.params.survey_immediately,
@@ -110,29 +154,61 @@ function readShared(context: IExecuteFunctions, itemIndex: number): SharedPart {
 		subject: survey.params.subject,
 		intro: survey.params.intro,
 		senders_name: additional.senders_name ? String(additional.senders_name) : undefined,
-		reply_to_email: additional.reply_to_email ? emailValue(context, itemIndex, 'Reply-To Email', additional.reply_to_email) : undefined,
-		delay: additional.delay === undefined ? undefined : integerValue(context, itemIndex, 'Delay (Days)', additional.delay, { min: 1, max: 31 }),
+		reply_to_email: additional.reply_to_email
+			? emailValue(context, itemIndex, 'Reply-To Email', additional.reply_to_email)
+			: undefined,
+		delay:
+			additional.delay === undefined
+				? undefined
+				: integerValue(context, itemIndex, 'Delay (Days)', additional.delay, { min: 1, max: 31 }),
 		survey_settings: survey.params.survey_settings,
 	};
 	return { params, placeholders: placeholdersIn(survey.subject, survey.intro) };
 }
 
 function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
-	const emails = splitList(context.getNodeParameter('emails', itemIndex)).map((email) => emailValue(context, itemIndex, 'Email Addresses', email));
-	if (emails.length === 0) throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
+	const emails = splitList(context.getNodeParameter('emails', itemIndex)).map((email) =>
+		emailValue(context, itemIndex, 'Email Addresses', email),
+	);
+	if (emails.length === 0)
+		throw invalid(context, itemIndex, 'Email Addresses', 'needs at least one address', '');
 	const externalIdList = splitList(context.getNodeParameter('externalIds', itemIndex, ''));
 	if (externalIdList.length > 0 && externalIdList.length !== emails.length) {
-		throw invalid(context, itemIndex, 'External IDs', `must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`, externalIdList.join(', '));
+		throw invalid(
+			context,
+			itemIndex,
+			'External IDs',
+			`must hold one ID per address (${emails.length} addresses, ${externalIdList.length} IDs)`,
+			externalIdList.join(', '),
+		);
 	}
-	const contextEntries = (context.getNodeParameter('context.values', itemIndex, []) as IDataObject[]).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
+	const contextEntries = (
+		context.getNodeParameter('context.values', itemIndex, []) as IDataObject[]
+	).map(({ name, value }) => [String(name ?? '').trim(), String(value ?? '')]);
 	for (const [name] of contextEntries) {
-		if (!/^\w+$/.test(name)) throw invalid(context, itemIndex, 'Context Values: Variable', 'may hold only letters, digits and _', name);
+		if (!/^\w+$/.test(name))
+			throw invalid(
+				context,
+				itemIndex,
+				'Context Values: Variable',
+				'may hold only letters, digits and _',
+				name,
+			);
 	}
-	const contextValues = contextEntries.length > 0 ? (Object.fromEntries(contextEntries) as Record<string, string>) : undefined;
+	const contextValues =
+		contextEntries.length > 0
+			? (Object.fromEntries(contextEntries) as Record<string, string>)
+			: undefined;
 	const shared = readShared(context, itemIndex);
 	const missing = shared.placeholders.filter((name) => !contextValues || !(name in contextValues));
 	if (missing.length > 0) {
-		throw invalid(context, itemIndex, 'Context Values', `need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`, Object.keys(contextValues ?? {}));
+		throw invalid(
+			context,
+			itemIndex,
+			'Context Values',
+			`need a value for every placeholder of Subject and Intro; missing: ${missing.join(', ')}`,
+			Object.keys(contextValues ?? {}),
+		);
 	}
 	return {
 		itemIndex,
@@ -144,17 +220,31 @@ function readPart(context: IExecuteFunctions, itemIndex: number): SurveyPart {
 }
 
 interface Batch {
-	entries: Array<{ itemIndex: number; email: string; externalId?: string; contextValues?: Record<string, string> }>;
+	entries: Array<{
+		itemIndex: number;
+		email: string;
+		externalId?: string;
+		contextValues?: Record<string, string>;
+	}>;
 	shared: ParamHash;
 }
 
-/** Requests of at most 100 addresses; only parts with the same request-level parameters share one. */
+/**
+ * Requests of at most 100 addresses; only parts with the same request-level parameters share one.
+ */
 function batchesOf(parts: SurveyPart[]): Batch[] {
 	const groups = new Map<string, Batch>();
 	for (const part of parts) {
 		const key = JSON.stringify(part.shared);
 		const group = groups.get(key) ?? { shared: part.shared, entries: [] };
-		part.emails.forEach((email, index) => group.entries.push({ itemIndex: part.itemIndex, email, externalId: part.externalIds?.[index], contextValues: part.contextValues }));
+		part.emails.forEach((email, index) =>
+			group.entries.push({
+				itemIndex: part.itemIndex,
+				email,
+				externalId: part.externalIds?.[index],
+				contextValues: part.contextValues,
+			}),
+		);
 		groups.set(key, group);
 	}
 	return [...groups.values()].flatMap(({ shared, entries }) =>
@@ -167,11 +257,20 @@ function batchesOf(parts: SurveyPart[]): Batch[] {
 
 function batchParams(batch: Batch): ParamHash {
 	const { entries, shared } = batch;
-	// Ids and context values go one per address, aligned with emails[]. Every address gets every context
-	// variable of its batch (empty where its item gave none), so the hashes stay aligned too.
-	const externalIds = entries.every((entry) => entry.externalId !== undefined) ? entries.map((entry) => entry.externalId!) : undefined;
-	const variables = [...new Set(entries.flatMap((entry) => Object.keys(entry.contextValues ?? {})))];
-	const contexts = variables.length > 0 ? entries.map((entry) => Object.fromEntries(variables.map((name) => [name, entry.contextValues?.[name] ?? '']))) : undefined;
+	// Ids and context values go one per address, aligned with emails[]. Every address gets every
+	// context variable of its batch (empty where its item gave none), so the hashes stay aligned too.
+	const externalIds = entries.every((entry) => entry.externalId !== undefined)
+		? entries.map((entry) => entry.externalId!)
+		: undefined;
+	const variables = [
+		...new Set(entries.flatMap((entry) => Object.keys(entry.contextValues ?? {}))),
+	];
+	const contexts =
+		variables.length > 0
+			? entries.map((entry) =>
+					Object.fromEntries(variables.map((name) => [name, entry.contextValues?.[name] ?? ''])),
+				)
+			: undefined;
 	return {
 		emails: entries.map((entry) => entry.email),
 		external_ids: externalIds,
@@ -187,12 +286,24 @@ function batchParams(batch: Batch): ParamHash {
 	};
 }
 
-/** POST /v1/email_survey per batch, in order; stops at the first failure and says what was and was not sent. */
-async function sendBatches(context: IExecuteFunctions, parts: SurveyPart[]): Promise<INodeExecutionData[]> {
+/**
+ * POST /v1/email_survey per batch, in order; stops at the first failure and says what was and was
+ * not sent.
+ */
+async function sendBatches(
+	context: IExecuteFunctions,
+	parts: SurveyPart[],
+): Promise<INodeExecutionData[]> {
 	const mixed = parts.some((part) => part.externalIds) && parts.some((part) => !part.externalIds);
 	if (mixed) {
 		const without = parts.find((part) => !part.externalIds)!;
-		throw invalid(context, without.itemIndex, 'External IDs', 'must be given for every item or for none, when items are combined', '');
+		throw invalid(
+			context,
+			without.itemIndex,
+			'External IDs',
+			'must be given for every item or for none, when items are combined',
+			'',
+		);
 	}
 	const batches = batchesOf(parts);
 	const output: INodeExecutionData[] = [];
@@ -200,10 +311,19 @@ async function sendBatches(context: IExecuteFunctions, parts: SurveyPart[]): Pro
 		const items = [...new Set(batch.entries.map((entry) => entry.itemIndex))];
 		let response: IDataObject | undefined;
 		try {
-			response = await wootricRequest<IDataObject | undefined>(context, { method: 'POST', path: '/v1/email_survey', form: batchParams(batch), itemIndex: items[0] });
+			response = await wootricRequest<IDataObject | undefined>(context, {
+				method: 'POST',
+				path: '/v1/email_survey',
+				form: batchParams(batch),
+				itemIndex: items[0],
+			});
 		} catch (error) {
 			const sent = batches.slice(0, index).reduce((sum, done) => sum + done.entries.length, 0);
-			const unsentItems = [...new Set(batches.slice(index).flatMap((rest) => rest.entries.map((entry) => entry.itemIndex)))];
+			const unsentItems = [
+				...new Set(
+					batches.slice(index).flatMap((rest) => rest.entries.map((entry) => entry.itemIndex)),
+				),
+			];
 			throw stoppedPartWay(
 				context.getNode(),
 				error,
@@ -213,7 +333,12 @@ async function sendBatches(context: IExecuteFunctions, parts: SurveyPart[]): Pro
 			);
 		}
 		output.push({
-			json: { ...(response ?? { success: true }), emails: batch.entries.map((entry) => entry.email), request: index + 1, requests: batches.length },
+			json: {
+				...(response ?? { success: true }),
+				emails: batch.entries.map((entry) => entry.email),
+				request: index + 1,
+				requests: batches.length,
+			},
 			pairedItem: items.map((item) => ({ item })),
 		});
 	}
@@ -224,8 +349,14 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 	return this.getNodeParameter('combineItems', 0, true) as boolean;
 }
 
-/** Every item is checked before the first request, so a bad item sends nothing (with Continue On Fail, nothing of its own). */
-export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+/**
+ * Every item is checked before the first request, so a bad item sends nothing (with Continue On
+ * Fail, nothing of its own).
+ */
+export async function executeAll(
+	this: IExecuteFunctions,
+	eachItem: EachItem,
+): Promise<INodeExecutionData[]> {
 	const parts = eachItem((itemIndex) => readPart(this, itemIndex));
 	return await sendBatches(this, parts);
 }

@@ -1,7 +1,20 @@
-import type { IDataObject, IExecuteFunctions, INodeExecutionData, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IExecuteFunctions,
+	INodeExecutionData,
+	INodeProperties,
+} from 'n8n-workflow';
 import Papa from 'papaparse';
 
-import { CONTEXT_PREFIX, contextVariables, csvChunks, LANGUAGE_COLUMN, languagesUsed, parseSurveyCsv, type SurveyCsv } from '../../helpers/csv';
+import {
+	CONTEXT_PREFIX,
+	contextVariables,
+	csvChunks,
+	LANGUAGE_COLUMN,
+	languagesUsed,
+	parseSurveyCsv,
+	type SurveyCsv,
+} from '../../helpers/csv';
 import { optionsCollection } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
@@ -13,10 +26,16 @@ import type { EachItem, ItemRequests } from '../types';
 export const option = {
 	name: 'Send From CSV',
 	action: 'Send email surveys from a CSV',
-	description: 'Email surveys to the addresses of a CSV file, or of a CSV built from the input items',
+	description:
+		'Email surveys to the addresses of a CSV file, or of a CSV built from the input items',
 };
 
-const nameValueCollection = (name: string, displayName: string, description: string, namePlaceholder: string): INodeProperties => ({
+const nameValueCollection = (
+	name: string,
+	displayName: string,
+	description: string,
+	namePlaceholder: string,
+): INodeProperties => ({
 	displayName,
 	name,
 	type: 'fixedCollection',
@@ -30,7 +49,13 @@ const nameValueCollection = (name: string, displayName: string, description: str
 			displayName: 'Column',
 			name: 'columns',
 			values: [
-				{ displayName: 'Name', name: 'name', type: 'string', default: '', placeholder: namePlaceholder },
+				{
+					displayName: 'Name',
+					name: 'name',
+					type: 'string',
+					default: '',
+					placeholder: namePlaceholder,
+				},
 				{ displayName: 'Value', name: 'value', type: 'string', default: '' },
 			],
 		},
@@ -44,7 +69,11 @@ export const description: INodeProperties[] = [
 		type: 'options',
 		options: [
 			{ name: 'Binary File', value: 'binary', description: 'A CSV file of each input item' },
-			{ name: 'Build From Items', value: 'items', description: 'One CSV with a row per input item' },
+			{
+				name: 'Build From Items',
+				value: 'items',
+				description: 'One CSV with a row per input item',
+			},
 		],
 		default: 'binary',
 	},
@@ -74,10 +103,16 @@ export const description: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'ES',
-		description: "Each row's survey language, for a Multi-Language survey; leave empty for no language column",
+		description:
+			"Each row's survey language, for a Multi-Language survey; leave empty for no language column",
 		displayOptions: { show: { source: ['items'] } },
 	},
-	nameValueCollection('csvContext', 'Context Columns', "Values for the {{variable}} placeholders of Subject and Intro, per row", 'first_name'),
+	nameValueCollection(
+		'csvContext',
+		'Context Columns',
+		'Values for the {{variable}} placeholders of Subject and Intro, per row',
+		'first_name',
+	),
 	nameValueCollection('csvProperties', 'Property Columns', 'End-user properties, per row', 'plan'),
 	...surveyFields,
 	optionsCollection([
@@ -87,7 +122,8 @@ export const description: INodeProperties[] = [
 			type: 'string',
 			default: '',
 			placeholder: 'surveys.csv',
-			description: "The name the CSV is uploaded under. Empty: the binary file's own name, else surveys.csv.",
+			description:
+				"The name the CSV is uploaded under. Empty: the binary file's own name, else surveys.csv.",
 		},
 		{
 			displayName: 'Start at Row',
@@ -103,47 +139,115 @@ export const description: INodeProperties[] = [
 
 const RESERVED_COLUMNS = new Set(['email', LANGUAGE_COLUMN]);
 
-/** One CSV from the input items (those read without error): email first, then language, context and property columns. */
-function csvFromItems(context: IExecuteFunctions, eachItem: EachItem): { csv: string; itemIndexes: number[] } {
+/**
+ * One CSV from the input items (those read without error): email first, then language, context and
+ * property columns.
+ */
+function csvFromItems(
+	context: IExecuteFunctions,
+	eachItem: EachItem,
+): { csv: string; itemIndexes: number[] } {
 	const read = eachItem((itemIndex) => {
-		const columns = (name: string) => (context.getNodeParameter(`${name}.columns`, itemIndex, []) as IDataObject[]).map(({ name: column, value }) => [String(column ?? '').trim(), String(value ?? '')] as const);
+		const columns = (name: string) =>
+			(context.getNodeParameter(`${name}.columns`, itemIndex, []) as IDataObject[]).map(
+				({ name: column, value }) => [String(column ?? '').trim(), String(value ?? '')] as const,
+			);
 		const properties = columns('csvProperties');
 		for (const [name] of properties) {
-			if (name === '' || RESERVED_COLUMNS.has(name) || name.startsWith(CONTEXT_PREFIX)) throw invalid(context, itemIndex, 'Property Columns: Name', 'must be a name other than email, language or ___context:…', name);
+			if (name === '' || RESERVED_COLUMNS.has(name) || name.startsWith(CONTEXT_PREFIX))
+				throw invalid(
+					context,
+					itemIndex,
+					'Property Columns: Name',
+					'must be a name other than email, language or ___context:…',
+					name,
+				);
 		}
 		const row: Record<string, string> = {
-			email: emailValue(context, itemIndex, 'Email', context.getNodeParameter('csvEmail', itemIndex)),
-			[LANGUAGE_COLUMN]: String(context.getNodeParameter('csvLanguage', itemIndex, '') ?? '').trim(),
-			...Object.fromEntries(columns('csvContext').map(([name, value]) => [`${CONTEXT_PREFIX}${name}`, value])),
+			email: emailValue(
+				context,
+				itemIndex,
+				'Email',
+				context.getNodeParameter('csvEmail', itemIndex),
+			),
+			[LANGUAGE_COLUMN]: String(
+				context.getNodeParameter('csvLanguage', itemIndex, '') ?? '',
+			).trim(),
+			...Object.fromEntries(
+				columns('csvContext').map(([name, value]) => [`${CONTEXT_PREFIX}${name}`, value]),
+			),
 			...Object.fromEntries(properties),
 		};
 		return { itemIndex, row };
 	});
 	const rows = read.map(({ row }) => row);
 	const withLanguage = rows.some((row) => row[LANGUAGE_COLUMN] !== '');
-	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter((field) => field !== LANGUAGE_COLUMN || withLanguage);
-	const csv = Papa.unparse({ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) }, { newline: '\r\n' });
+	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter(
+		(field) => field !== LANGUAGE_COLUMN || withLanguage,
+	);
+	const csv = Papa.unparse(
+		{ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) },
+		{ newline: '\r\n' },
+	);
 	return { csv, itemIndexes: read.map(({ itemIndex }) => itemIndex) };
 }
 
-/** A language column needs Multi-Language and a template, and every code must be one the template has. */
-async function checkLanguages(context: IExecuteFunctions, itemIndex: number, csv: SurveyCsv, language: string | undefined, templateId: number | undefined) {
+/**
+ * A language column needs Multi-Language and a template, and every code must be one the template
+ * has.
+ */
+async function checkLanguages(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	csv: SurveyCsv,
+	language: string | undefined,
+	templateId: number | undefined,
+) {
 	const used = languagesUsed(csv);
 	if (!used) {
-		if (language === MULTI_LANGUAGE) throw invalid(context, itemIndex, 'Language', `Multi-Language needs a "${LANGUAGE_COLUMN}" column in the CSV`, language);
+		if (language === MULTI_LANGUAGE)
+			throw invalid(
+				context,
+				itemIndex,
+				'Language',
+				`Multi-Language needs a "${LANGUAGE_COLUMN}" column in the CSV`,
+				language,
+			);
 		return;
 	}
 	if (language !== MULTI_LANGUAGE || templateId === undefined) {
-		throw invalid(context, itemIndex, 'Language', `must be Multi-Language, with a Survey Template chosen, for a CSV with a "${LANGUAGE_COLUMN}" column`, language ?? '');
+		throw invalid(
+			context,
+			itemIndex,
+			'Language',
+			`must be Multi-Language, with a Survey Template chosen, for a CSV with a "${LANGUAGE_COLUMN}" column`,
+			language ?? '',
+		);
 	}
 	const { templates } = await listSurveyTemplates(context, itemIndex);
 	const template = templates.find((candidate) => Number(candidate.id) === templateId);
-	if (!template) throw invalid(context, itemIndex, 'Survey Template', 'is not a template of this account', templateId);
+	if (!template)
+		throw invalid(
+			context,
+			itemIndex,
+			'Survey Template',
+			'is not a template of this account',
+			templateId,
+		);
 	const allowed = (template.languages ?? []).map((entry) => entry.code);
 	const unknown = [...used].filter(([code]) => !allowed.includes(code));
 	if (unknown.length > 0) {
-		const rows = unknown.map(([code, atRows]) => `"${code}" (row${atRows.length > 1 ? 's' : ''} ${atRows.slice(0, 5).join(', ')}${atRows.length > 5 ? ', …' : ''})`);
-		throw invalid(context, itemIndex, 'CSV language column', `holds codes the survey template does not have: ${rows.join('; ')}. Allowed: ${allowed.join(', ')}`, unknown.map(([code]) => code));
+		const rows = unknown.map(
+			([code, atRows]) =>
+				`"${code}" (row${atRows.length > 1 ? 's' : ''} ${atRows.slice(0, 5).join(', ')}${atRows.length > 5 ? ', …' : ''})`,
+		);
+		throw invalid(
+			context,
+			itemIndex,
+			'CSV language column',
+			`holds codes the survey template does not have: ${rows.join('; ')}. Allowed: ${allowed.join(', ')}`,
+			unknown.map(([code]) => code),
+		);
 	}
 }
 
@@ -161,16 +265,33 @@ interface CsvJob {
  * Reads and checks a CSV and the survey fields, sending nothing. The upload's name is the File Name
  * option, else `sourceFileName` (a binary input's own), else surveys.csv.
  */
-function readCsvJob(context: IExecuteFunctions, itemIndex: number, text: string, source: string, sourceFileName?: string): CsvJob {
+function readCsvJob(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	text: string,
+	source: string,
+	sourceFileName?: string,
+): CsvJob {
 	const csv = parseSurveyCsv(context, itemIndex, text, source);
 	const survey = readSurveyParams(context, itemIndex);
 	const defined = contextVariables(csv);
-	const missing = placeholdersIn(survey.subject, survey.intro).filter((name) => !defined.includes(name));
+	const missing = placeholdersIn(survey.subject, survey.intro).filter(
+		(name) => !defined.includes(name),
+	);
 	if (missing.length > 0) {
-		throw invalid(context, itemIndex, 'Subject/Intro', `use placeholders the CSV has no "${CONTEXT_PREFIX}…" column for: ${missing.join(', ')}`, missing);
+		throw invalid(
+			context,
+			itemIndex,
+			'Subject/Intro',
+			`use placeholders the CSV has no "${CONTEXT_PREFIX}…" column for: ${missing.join(', ')}`,
+			missing,
+		);
 	}
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const startAtRow = integerValue(context, itemIndex, 'Start at Row', options.startAtRow ?? 1, { min: 1, max: csv.rows.length });
+	const startAtRow = integerValue(context, itemIndex, 'Start at Row', options.startAtRow ?? 1, {
+		min: 1,
+		max: csv.rows.length,
+	});
 	const fileName = String(options.fileName || sourceFileName || DEFAULT_FILE_NAME);
 	return { csv, survey, startAtRow, fileName };
 }
@@ -179,7 +300,11 @@ function readCsvJob(context: IExecuteFunctions, itemIndex: number, text: string,
  * Checks the CSV's languages against the survey template (which may take a request), then POSTs
  * /v1/email_survey_csv once per chunk of at most 5,000 rows, in order.
  */
-async function sendCsvJob(context: IExecuteFunctions, itemIndex: number, { csv, survey, startAtRow, fileName }: CsvJob): Promise<IDataObject[]> {
+async function sendCsvJob(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	{ csv, survey, startAtRow, fileName }: CsvJob,
+): Promise<IDataObject[]> {
 	await checkLanguages(context, itemIndex, csv, survey.language, survey.templateId);
 
 	const chunks = csvChunks(csv, startAtRow);
@@ -190,7 +315,12 @@ async function sendCsvJob(context: IExecuteFunctions, itemIndex: number, { csv, 
 		form.append('csv', new Blob([chunk.text], { type: 'text/csv' }), fileName);
 		let response: IDataObject | undefined;
 		try {
-			response = await wootricRequest<IDataObject | undefined>(context, { method: 'POST', path: '/v1/email_survey_csv', multipart: form, itemIndex });
+			response = await wootricRequest<IDataObject | undefined>(context, {
+				method: 'POST',
+				path: '/v1/email_survey_csv',
+				multipart: form,
+				itemIndex,
+			});
 		} catch (error) {
 			const last = chunks[chunks.length - 1];
 			throw stoppedPartWay(
@@ -201,7 +331,13 @@ async function sendCsvJob(context: IExecuteFunctions, itemIndex: number, { csv, 
 				itemIndex,
 			);
 		}
-		results.push({ ...(response ?? { success: true }), file: fileName, rows: { from: chunk.fromRow, to: chunk.toRow }, request: index + 1, requests: chunks.length });
+		results.push({
+			...(response ?? { success: true }),
+			file: fileName,
+			rows: { from: chunk.fromRow, to: chunk.toRow },
+			request: index + 1,
+			requests: chunks.length,
+		});
 	}
 	return results;
 }
@@ -211,7 +347,10 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 }
 
 /** Build From Items: one CSV of all items; the survey fields are those of the first item. */
-export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): Promise<INodeExecutionData[]> {
+export async function executeAll(
+	this: IExecuteFunctions,
+	eachItem: EachItem,
+): Promise<INodeExecutionData[]> {
 	const { csv, itemIndexes } = csvFromItems(this, eachItem);
 	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csv, 'built from the input items'));
 	const pairedItem = itemIndexes.map((item) => ({ item }));
@@ -219,10 +358,19 @@ export async function executeAll(this: IExecuteFunctions, eachItem: EachItem): P
 }
 
 /** Binary File: each item's CSV is its own job. */
-export async function prepare(this: IExecuteFunctions, itemIndex: number): Promise<ItemRequests<IDataObject[]>> {
+export async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ItemRequests<IDataObject[]>> {
 	const property = String(this.getNodeParameter('binaryPropertyName', itemIndex)).trim();
 	const binary = this.helpers.assertBinaryData(itemIndex, property);
 	const text = (await this.helpers.getBinaryDataBuffer(itemIndex, property)).toString('utf8');
-	const job = readCsvJob(this, itemIndex, text, `"${binary.fileName ?? property}"`, binary.fileName);
+	const job = readCsvJob(
+		this,
+		itemIndex,
+		text,
+		`"${binary.fileName ?? property}"`,
+		binary.fileName,
+	);
 	return async () => await sendCsvJob(this, itemIndex, job);
 }

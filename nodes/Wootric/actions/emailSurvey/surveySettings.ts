@@ -17,10 +17,30 @@ const CUSTOM_MESSAGES = [
 
 /** survey_settings[sampling]: days, and a percentage. */
 const SAMPLING = [
-	['First Survey Delay (Days)', 'first_survey_delay', 'Days after the end user was created before a survey may be shown', 100000],
-	['Response Throttle (Days)', 'response_throttle', 'Days after answering a survey before the end user is eligible again', 100000],
-	['Decline Throttle (Days)', 'decline_throttle', 'Days after declining a survey before the end user is eligible again', 100000],
-	['Registered Percent', 'registered_percent', 'Chance, from 0 to 100, that a survey is served', 100],
+	[
+		'First Survey Delay (Days)',
+		'first_survey_delay',
+		'Days after the end user was created before a survey may be shown',
+		100000,
+	],
+	[
+		'Response Throttle (Days)',
+		'response_throttle',
+		'Days after answering a survey before the end user is eligible again',
+		100000,
+	],
+	[
+		'Decline Throttle (Days)',
+		'decline_throttle',
+		'Days after declining a survey before the end user is eligible again',
+		100000,
+	],
+	[
+		'Registered Percent',
+		'registered_percent',
+		'Chance, from 0 to 100, that a survey is served',
+		100,
+	],
 ] as const;
 
 /** What both survey endpoints take: survey_immediately, subject, intro and survey_settings. */
@@ -38,7 +58,10 @@ export const surveyFields: INodeProperties[] = [
 		displayName: 'Language Name or ID',
 		name: 'language',
 		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSurveyTemplateLanguages', loadOptionsDependsOn: ['surveyTemplateId'] },
+		typeOptions: {
+			loadOptionsMethod: 'getSurveyTemplateLanguages',
+			loadOptionsDependsOn: ['surveyTemplateId'],
+		},
 		default: '',
 		description:
 			'The survey language; leave empty for the template default. For a CSV with a language column choose Multi-Language. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
@@ -48,7 +71,8 @@ export const surveyFields: INodeProperties[] = [
 		name: 'surveyImmediately',
 		type: 'boolean',
 		default: false,
-		description: 'Whether to survey end users even if they are not eligible yet (skips the eligibility check)',
+		description:
+			'Whether to survey end users even if they are not eligible yet (skips the eligibility check)',
 	},
 	{
 		displayName: 'Subject',
@@ -56,7 +80,8 @@ export const surveyFields: INodeProperties[] = [
 		type: 'string',
 		default: '',
 		placeholder: 'Hi {{name}}, how are we doing?',
-		description: 'Replaces the default subject line. May use {{variable}} placeholders filled from the context values.',
+		description:
+			'Replaces the default subject line. May use {{variable}} placeholders filled from the context values.',
 	},
 	{
 		displayName: 'Intro',
@@ -64,7 +89,8 @@ export const surveyFields: INodeProperties[] = [
 		type: 'string',
 		typeOptions: { rows: 3 },
 		default: '',
-		description: 'A message shown between the logo and the question. May use {{variable}} placeholders filled from the context values.',
+		description:
+			'A message shown between the logo and the question. May use {{variable}} placeholders filled from the context values.',
 	},
 	{
 		displayName: 'Survey Settings',
@@ -73,14 +99,23 @@ export const surveyFields: INodeProperties[] = [
 		placeholder: 'Add Setting',
 		default: {},
 		options: [
-			{ displayName: 'Audience Text', name: 'audience_text', type: 'string', default: '', description: 'Who the survey asks about, e.g. "your team"' },
+			{
+				displayName: 'Audience Text',
+				name: 'audience_text',
+				type: 'string',
+				default: '',
+				description: 'Who the survey asks about, e.g. "your team"',
+			},
 			{
 				displayName: 'Custom Messages',
 				name: 'custom_messages',
 				type: 'collection',
 				placeholder: 'Add Message',
 				default: {},
-				options: CUSTOM_MESSAGES.map(([displayName, name]) => ({ displayName, name, type: 'string', default: '' }) as INodeProperties),
+				options: CUSTOM_MESSAGES.map(
+					([displayName, name]) =>
+						({ displayName, name, type: 'string', default: '' }) as INodeProperties,
+				),
 			},
 			{
 				displayName: 'Logo URL',
@@ -90,7 +125,13 @@ export const surveyFields: INodeProperties[] = [
 				placeholder: 'https://example.com/logo.png',
 				description: "An http(s) link to the logo shown in the survey, instead of the account's",
 			},
-			{ displayName: 'Product Name', name: 'product_name', type: 'string', default: '', description: "The product the survey asks about, instead of the account's" },
+			{
+				displayName: 'Product Name',
+				name: 'product_name',
+				type: 'string',
+				default: '',
+				description: "The product the survey asks about, instead of the account's",
+			},
 			{
 				displayName: 'Sampling',
 				name: 'sampling',
@@ -100,7 +141,14 @@ export const surveyFields: INodeProperties[] = [
 				description: 'Overrides the sampling settings of the account',
 				options: SAMPLING.map(
 					([displayName, name, description, maxValue]) =>
-						({ displayName, name, description, type: 'number', typeOptions: { minValue: 0, maxValue }, default: 0 }) as INodeProperties,
+						({
+							displayName,
+							name,
+							description,
+							type: 'number',
+							typeOptions: { minValue: 0, maxValue },
+							default: 0,
+						}) as INodeProperties,
 				),
 			},
 		],
@@ -109,22 +157,38 @@ export const surveyFields: INodeProperties[] = [
 
 /** The placeholders `{{name}}` used in subject and intro. */
 export function placeholdersIn(...texts: string[]): string[] {
-	return [...new Set(texts.flatMap((text) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1])))];
+	return [
+		...new Set(
+			texts.flatMap((text) => [...text.matchAll(/\{\{\s*(\w+)\s*\}\}/g)].map((match) => match[1])),
+		),
+	];
 }
 
 /** survey_immediately, subject, intro and survey_settings[...] for one item, checked. */
-export function readSurveyParams(context: IExecuteFunctions, itemIndex: number): { params: ParamHash; subject: string; intro: string; templateId?: number; language?: string } {
+export function readSurveyParams(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { params: ParamHash; subject: string; intro: string; templateId?: number; language?: string } {
 	const subject = String(context.getNodeParameter('subject', itemIndex, '') ?? '');
 	const intro = String(context.getNodeParameter('intro', itemIndex, '') ?? '');
-	const templateValue = context.getNodeParameter('surveyTemplateId', itemIndex, '') as string | number;
-	const templateId = templateValue === '' ? undefined : integerValue(context, itemIndex, 'Survey Template', templateValue, { min: 1 });
+	const templateValue = context.getNodeParameter('surveyTemplateId', itemIndex, '') as
+		| string
+		| number;
+	const templateId =
+		templateValue === ''
+			? undefined
+			: integerValue(context, itemIndex, 'Survey Template', templateValue, { min: 1 });
 	const language = String(context.getNodeParameter('language', itemIndex, '') ?? '') || undefined;
 	const given = context.getNodeParameter('surveySettings', itemIndex, {}) as IDataObject;
 
 	const sampling: ParamHash = {};
 	for (const [displayName, name, , max] of SAMPLING) {
 		const value = (given.sampling as IDataObject | undefined)?.[name];
-		if (value !== undefined && value !== '') sampling[name] = integerValue(context, itemIndex, `Sampling: ${displayName}`, value, { min: 0, max });
+		if (value !== undefined && value !== '')
+			sampling[name] = integerValue(context, itemIndex, `Sampling: ${displayName}`, value, {
+				min: 0,
+				max,
+			});
 	}
 	const customMessages: ParamHash = {};
 	for (const [, name] of CUSTOM_MESSAGES) {
@@ -132,7 +196,14 @@ export function readSurveyParams(context: IExecuteFunctions, itemIndex: number):
 		if (value !== undefined && value !== '') customMessages[name] = String(value);
 	}
 	const logoUrl = given.logo_url ? String(given.logo_url) : undefined;
-	if (logoUrl !== undefined && !/^https?:\/\/\S+$/.test(logoUrl)) throw invalid(context, itemIndex, 'Survey Settings: Logo URL', 'must be an http(s) URL', logoUrl);
+	if (logoUrl !== undefined && !/^https?:\/\/\S+$/.test(logoUrl))
+		throw invalid(
+			context,
+			itemIndex,
+			'Survey Settings: Logo URL',
+			'must be an http(s) URL',
+			logoUrl,
+		);
 
 	const settings: ParamHash = {
 		language,
@@ -145,7 +216,8 @@ export function readSurveyParams(context: IExecuteFunctions, itemIndex: number):
 	};
 	const hasSettings = Object.values(settings).some((value) => value !== undefined);
 	const params: ParamHash = {
-		survey_immediately: (context.getNodeParameter('surveyImmediately', itemIndex, false) as boolean) || undefined,
+		survey_immediately:
+			(context.getNodeParameter('surveyImmediately', itemIndex, false) as boolean) || undefined,
 		subject: subject || undefined,
 		intro: intro || undefined,
 		survey_settings: hasSettings ? settings : undefined,

@@ -2,7 +2,13 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserIdField, propertiesFields, readProperties } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
-import { emailValue, idParameter, invalid, phoneValue, unixSeconds } from '../../helpers/validation';
+import {
+	emailValue,
+	idParameter,
+	invalid,
+	phoneValue,
+	unixSeconds,
+} from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
 import type { ParamHash } from '../../transport';
 
@@ -38,7 +44,8 @@ const phoneNumberField: INodeProperties = {
 	description: "In international form: '+', the country code and the number",
 };
 
-// The optional fields of create, update and create-or-update, for their Additional/Update Fields collection.
+// The optional fields of create, update and create-or-update, for their Additional/Update Fields
+// collection.
 
 export const lastSurveyedField: INodeProperties = {
 	displayName: 'Last Surveyed',
@@ -73,51 +80,95 @@ export const customPropertiesFields = propertiesFields(
 	'Custom properties of the end user, such as plan or seats. Properties not named here keep their values.',
 );
 
-/** The end user's record as output: properties as an object (write bodies serialize them), simplified when asked. */
-export function endUserOutput(context: IExecuteFunctions, itemIndex: number, record: IDataObject): IDataObject {
+/**
+ * The end user's record as output: properties as an object (write bodies serialize them),
+ * simplified when asked.
+ */
+export function endUserOutput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	record: IDataObject,
+): IDataObject {
 	return simplifyIfChosen(context, itemIndex, parseSerializedProperties(record ?? {}));
 }
 
 /** UNIX seconds of a date field; Wootric takes no dates before 1970. */
-function dateSeconds(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): number {
+function dateSeconds(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): number {
 	const seconds = unixSeconds(context, itemIndex, field, value);
-	if (seconds < 0) throw invalid(context, itemIndex, field, 'must be a date after 1970-01-01', value);
+	if (seconds < 0)
+		throw invalid(context, itemIndex, field, 'must be a date after 1970-01-01', value);
 	return seconds;
 }
 
-const isGiven = (value: unknown) => value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
+const isGiven = (value: unknown) =>
+	value !== undefined && value !== null && !(typeof value === 'string' && value.trim() === '');
 
 /**
  * The form of POST/PUT /v1/end_users from a fields collection (email, externalId, lastSurveyed,
  * externalCreatedAt; empty ones are left out) and the Properties fields. Validates every value.
  */
-export function endUserForm(context: IExecuteFunctions, itemIndex: number, fields: IDataObject): ParamHash {
+export function endUserForm(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	fields: IDataObject,
+): ParamHash {
 	const form: ParamHash = {};
 	if (isGiven(fields.email)) form.email = emailValue(context, itemIndex, 'Email', fields.email);
-	if (isGiven(fields.externalId)) form.external_id = externalIdValue(context, itemIndex, 'External ID', fields.externalId);
-	if (isGiven(fields.lastSurveyed)) form.last_surveyed = dateSeconds(context, itemIndex, 'Last Surveyed', fields.lastSurveyed);
+	if (isGiven(fields.externalId))
+		form.external_id = externalIdValue(context, itemIndex, 'External ID', fields.externalId);
+	if (isGiven(fields.lastSurveyed))
+		form.last_surveyed = dateSeconds(context, itemIndex, 'Last Surveyed', fields.lastSurveyed);
 	if (isGiven(fields.externalCreatedAt)) {
-		form.external_created_at = dateSeconds(context, itemIndex, 'External Created At', fields.externalCreatedAt);
+		form.external_created_at = dateSeconds(
+			context,
+			itemIndex,
+			'External Created At',
+			fields.externalCreatedAt,
+		);
 	}
 	const properties = readProperties(context, itemIndex, 'properties', 'Properties');
 	for (const name of Object.keys(properties ?? {})) {
 		// properties[<name>] is bracket notation: a bracket in the name would nest it.
-		if (/[[\]]/.test(name)) throw invalid(context, itemIndex, 'Properties', 'names cannot contain [ or ]', name);
+		if (/[[\]]/.test(name))
+			throw invalid(context, itemIndex, 'Properties', 'names cannot contain [ or ]', name);
 	}
 	if (properties) form.properties = properties;
 	return form;
 }
 
 /** An external ID: any non-empty text (trimmed). */
-export function externalIdValue(context: IExecuteFunctions, itemIndex: number, field: string, value: unknown): string {
-	const text = typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
+export function externalIdValue(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: unknown,
+): string {
+	const text =
+		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
 	if (text === '') throw invalid(context, itemIndex, field, 'is required', value);
 	return text;
 }
 
 /** A path segment for /v1/end_users/<segment>: '.' and '..' would be read as a relative path. */
-export function pathSegment(context: IExecuteFunctions, itemIndex: number, field: string, value: string): string {
-	if (value === '.' || value === '..') throw invalid(context, itemIndex, field, 'cannot be looked up: Wootric reads it as a path', value);
+export function pathSegment(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	field: string,
+	value: string,
+): string {
+	if (value === '.' || value === '..')
+		throw invalid(
+			context,
+			itemIndex,
+			field,
+			'cannot be looked up: Wootric reads it as a path',
+			value,
+		);
 	return encodeURIComponent(value);
 }
 
@@ -165,11 +216,25 @@ export function readLookUp(context: IExecuteFunctions, itemIndex: number): LookU
 	const by = context.getNodeParameter('lookUpBy', itemIndex) as LookUpBy;
 	switch (by) {
 		case 'email': {
-			const email = emailValue(context, itemIndex, 'Email', context.getNodeParameter('email', itemIndex));
-			return { path: `/v1/end_users/${pathSegment(context, itemIndex, 'Email', email)}`, query: { lookup_by_email: true }, subject: `end user with email ${email}` };
+			const email = emailValue(
+				context,
+				itemIndex,
+				'Email',
+				context.getNodeParameter('email', itemIndex),
+			);
+			return {
+				path: `/v1/end_users/${pathSegment(context, itemIndex, 'Email', email)}`,
+				query: { lookup_by_email: true },
+				subject: `end user with email ${email}`,
+			};
 		}
 		case 'externalId': {
-			const externalId = externalIdValue(context, itemIndex, 'External ID', context.getNodeParameter('externalId', itemIndex));
+			const externalId = externalIdValue(
+				context,
+				itemIndex,
+				'External ID',
+				context.getNodeParameter('externalId', itemIndex),
+			);
 			return {
 				path: `/v1/end_users/${pathSegment(context, itemIndex, 'External ID', externalId)}`,
 				query: { lookup_by_external_id: true },
@@ -177,14 +242,28 @@ export function readLookUp(context: IExecuteFunctions, itemIndex: number): LookU
 			};
 		}
 		case 'phoneNumber': {
-			const phone = phoneValue(context, itemIndex, 'Phone Number', context.getNodeParameter('phoneNumber', itemIndex));
-			return { path: `/v1/end_users/phone_number/${encodeURIComponent(phone)}`, subject: `end user with phone number ${phone}` };
+			const phone = phoneValue(
+				context,
+				itemIndex,
+				'Phone Number',
+				context.getNodeParameter('phoneNumber', itemIndex),
+			);
+			return {
+				path: `/v1/end_users/phone_number/${encodeURIComponent(phone)}`,
+				subject: `end user with phone number ${phone}`,
+			};
 		}
 		case 'id': {
 			const id = idParameter(context, itemIndex, 'endUserId', 'End User ID');
 			return { path: `/v1/end_users/${id}`, subject: `end user ${id}` };
 		}
 		default:
-			throw invalid(context, itemIndex, 'Look Up By', 'must be ID, Email, External ID or Phone Number', by);
+			throw invalid(
+				context,
+				itemIndex,
+				'Look Up By',
+				'must be ID, Email, External ID or Phone Number',
+				by,
+			);
 	}
 }

@@ -3,10 +3,22 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
-import { customPropertiesFields, emailField, endUserForm, endUserOutput, externalCreatedAtField, lastSurveyedField, optionalExternalIdField } from './common';
+import {
+	customPropertiesFields,
+	emailField,
+	endUserForm,
+	endUserOutput,
+	externalCreatedAtField,
+	lastSurveyedField,
+	optionalExternalIdField,
+} from './common';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Create', action: 'Create an end user', description: 'Add a new end user to Wootric' };
+export const option = {
+	name: 'Create',
+	action: 'Create an end user',
+	description: 'Add a new end user to Wootric',
+};
 
 export const description: INodeProperties[] = [
 	emailField,
@@ -21,7 +33,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
 	const form = endUserForm(this, itemIndex, { ...additional, email });
 	return async () => {
-		const created = await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
+		const created = await wootricRequest<IDataObject>(this, {
+			method: 'POST',
+			path: '/v1/end_users',
+			form,
+			itemIndex,
+		});
 		return endUserOutput(this, itemIndex, created);
 	};
 }

@@ -5,7 +5,11 @@ import { wootricRequest } from '../../transport';
 import { endUserOutput, lookUpFields, readLookUp } from './common';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Delete', action: 'Delete an end user', description: 'Mark an end user for deletion' };
+export const option = {
+	name: 'Delete',
+	action: 'Delete an end user',
+	description: 'Mark an end user for deletion',
+};
 
 export const description: INodeProperties[] = [
 	...lookUpFields(['email', 'id'], 'How to find the end user to delete'),
@@ -24,7 +28,12 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	// The DELETE path takes an id or an email as it is; no lookup flag.
 	const { path, subject } = readLookUp(this, itemIndex);
 	return async () => {
-		const marked = await wootricRequest<IDataObject>(this, { method: 'DELETE', path, subject, itemIndex });
+		const marked = await wootricRequest<IDataObject>(this, {
+			method: 'DELETE',
+			path,
+			subject,
+			itemIndex,
+		});
 		return endUserOutput(this, itemIndex, marked);
 	};
 }

@@ -28,7 +28,12 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	return async () => {
-		await wootricRequest(this, { method: 'GET', path: `/v1/end_users/${endUserId}/export`, subject: `end user ${endUserId}`, itemIndex });
+		await wootricRequest(this, {
+			method: 'GET',
+			path: `/v1/end_users/${endUserId}/export`,
+			subject: `end user ${endUserId}`,
+			itemIndex,
+		});
 		return successRecord({ end_user_id: endUserId, export: 'scheduled', hint: HINT });
 	};
 }

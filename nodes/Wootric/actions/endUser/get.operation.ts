@@ -5,15 +5,31 @@ import { wootricRequest } from '../../transport';
 import { endUserOutput, lookUpFields, readLookUp } from './common';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get', action: 'Get an end user', description: 'Find one end user by ID, email, external ID or phone number' };
+export const option = {
+	name: 'Get',
+	action: 'Get an end user',
+	description: 'Find one end user by ID, email, external ID or phone number',
+};
 
-export const description: INodeProperties[] = [...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'), simplifyOptionsCollection];
+export const description: INodeProperties[] = [
+	...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'),
+	simplifyOptionsCollection,
+];
 
-/** GET /v1/end_users/<id>, /<email>?lookup_by_email=true, /<external id>?lookup_by_external_id=true or /phone_number/<phone>. */
+/**
+ * GET /v1/end_users/<id>, /<email>?lookup_by_email=true, /<external id>?lookup_by_external_id=true
+ * or /phone_number/<phone>.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const { path, query, subject } = readLookUp(this, itemIndex);
 	return async () => {
-		const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, query, subject, itemIndex });
+		const record = await wootricRequest<IDataObject>(this, {
+			method: 'GET',
+			path,
+			query,
+			subject,
+			itemIndex,
+		});
 		return endUserOutput(this, itemIndex, record);
 	};
 }

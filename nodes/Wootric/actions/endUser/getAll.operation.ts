@@ -1,6 +1,13 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection, optionsCollection, readLimit, readTimeFilters, returnAllFields, simplifyOption } from '../../helpers/fields';
+import {
+	filtersCollection,
+	optionsCollection,
+	readLimit,
+	readTimeFilters,
+	returnAllFields,
+	simplifyOption,
+} from '../../helpers/fields';
 import { collectRecords } from '../../helpers/surveyRecords';
 import { booleanValue, emailValue } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
@@ -8,7 +15,11 @@ import { simplifyRecord } from '../../helpers/records';
 import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get Many', action: 'Get many end users', description: 'List end users, optionally filtered' };
+export const option = {
+	name: 'Get Many',
+	action: 'Get many end users',
+	description: 'List end users, optionally filtered',
+};
 
 export const description: INodeProperties[] = [
 	...returnAllFields,
@@ -66,14 +77,34 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const limit = readLimit(this, itemIndex);
 	const { created, updated } = readTimeFilters(this, itemIndex);
 	const query: ParamHash = {};
-	if (filters.email !== undefined && filters.email !== '') query.email = emailValue(this, itemIndex, 'Email', filters.email);
-	if (filters.surveysDisabled !== undefined) query.surveys_disabled = booleanValue(this, itemIndex, 'Opted Out of Surveys', filters.surveysDisabled);
+	if (filters.email !== undefined && filters.email !== '')
+		query.email = emailValue(this, itemIndex, 'Email', filters.email);
+	if (filters.surveysDisabled !== undefined)
+		query.surveys_disabled = booleanValue(
+			this,
+			itemIndex,
+			'Opted Out of Surveys',
+			filters.surveysDisabled,
+		);
 	// Wootric's own default sort is by email, which cannot page past 1,500 end users.
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
 
 	return async () => {
-		const records = await collectRecords(this, { path: '/v1/end_users', query, created, updated, order, sortKey, limit, itemIndex });
-		return records.map((record) => (options.simplify ? simplifyRecord(parseSerializedProperties(record)) : parseSerializedProperties(record)));
+		const records = await collectRecords(this, {
+			path: '/v1/end_users',
+			query,
+			created,
+			updated,
+			order,
+			sortKey,
+			limit,
+			itemIndex,
+		});
+		return records.map((record) =>
+			options.simplify
+				? simplifyRecord(parseSerializedProperties(record))
+				: parseSerializedProperties(record),
+		);
 	};
 }

@@ -8,4 +8,9 @@ import * as update from './update.operation';
 import * as upsert from './upsert.operation';
 
 // In the order of their names in the Operation dropdown.
-export const endUser = defineResource('endUser', 'End User', { create, upsert, delete: deleteOperation, exportData, get, getAll, update }, 'get');
+export const endUser = defineResource(
+	'endUser',
+	'End User',
+	{ create, upsert, delete: deleteOperation, exportData, get, getAll, update },
+	'get',
+);

@@ -1,6 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField, simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
+import {
+	endUserIdField,
+	simplifyOptionsCollection,
+	updateFieldsCollection,
+} from '../../helpers/fields';
 import { idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
@@ -14,11 +18,20 @@ import {
 } from './common';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Update', action: 'Update an end user', description: "Change an end user's email, external ID, dates or properties" };
+export const option = {
+	name: 'Update',
+	action: 'Update an end user',
+	description: "Change an end user's email, external ID, dates or properties",
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField(),
-	updateFieldsCollection([optionalEmailField, externalCreatedAtField, optionalExternalIdField, lastSurveyedField]),
+	updateFieldsCollection([
+		optionalEmailField,
+		externalCreatedAtField,
+		optionalExternalIdField,
+		lastSurveyedField,
+	]),
 	...customPropertiesFields,
 	simplifyOptionsCollection,
 ];
@@ -29,7 +42,13 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form = endUserForm(this, itemIndex, fields);
 	if (Object.keys(form).length === 0) {
-		throw invalid(this, itemIndex, 'Update Fields', 'must name at least one field or property to change', fields);
+		throw invalid(
+			this,
+			itemIndex,
+			'Update Fields',
+			'must name at least one field or property to change',
+			fields,
+		);
 	}
 	return async () => {
 		const updated = await wootricRequest<IDataObject>(this, {

@@ -36,10 +36,16 @@ export const description: INodeProperties[] = [
 		default: 'email',
 		description: 'How to find the end user to update; when none matches, a new end user is created',
 	},
-	{ ...externalIdField, description: 'The ID of the end user in your own system: the end user with it is updated, or a new one gets it', displayOptions: { show: { matchBy: ['externalId'] } } },
+	{
+		...externalIdField,
+		description:
+			'The ID of the end user in your own system: the end user with it is updated, or a new one gets it',
+		displayOptions: { show: { matchBy: ['externalId'] } },
+	},
 	{
 		...emailField,
-		description: 'Email address of the end user. Matching by external ID, an existing end user gets this email too.',
+		description:
+			'Email address of the end user. Matching by external ID, an existing end user gets this email too.',
 	},
 	additionalFieldsCollection([
 		externalCreatedAtField,
@@ -52,17 +58,24 @@ export const description: INodeProperties[] = [
 ];
 
 /**
- * Looks the end user up (GET /v1/end_users/<email>?lookup_by_email=true or
- * /<external id>?lookup_by_external_id=true; the list's email filter would miss users who opted out),
- * then PUT /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
+ * Looks the end user up (GET /v1/end_users/<email>?lookup_by_email=true or /<external
+ * id>?lookup_by_external_id=true; the list's email filter would miss users who opted out), then PUT
+ * /v1/end_users/<id> when found, or POST /v1/end_users on a 404. Both send every field given.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const matchBy = this.getNodeParameter('matchBy', itemIndex) as 'email' | 'externalId';
 	const email = emailValue(this, itemIndex, 'Email', this.getNodeParameter('email', itemIndex));
-	const additional = { ...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject) };
+	const additional = {
+		...(this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject),
+	};
 	let segment: string;
 	if (matchBy === 'externalId') {
-		additional.externalId = externalIdValue(this, itemIndex, 'External ID', this.getNodeParameter('externalId', itemIndex));
+		additional.externalId = externalIdValue(
+			this,
+			itemIndex,
+			'External ID',
+			this.getNodeParameter('externalId', itemIndex),
+		);
 		segment = pathSegment(this, itemIndex, 'External ID', additional.externalId);
 	} else {
 		segment = pathSegment(this, itemIndex, 'Email', email);
@@ -73,14 +86,33 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		let existing: IDataObject | undefined;
 		try {
-			existing = await wootricRequest<IDataObject>(this, { method: 'GET', path: `/v1/end_users/${segment}`, query: lookUp, itemIndex });
+			existing = await wootricRequest<IDataObject>(this, {
+				method: 'GET',
+				path: `/v1/end_users/${segment}`,
+				query: lookUp,
+				itemIndex,
+			});
 		} catch (error) {
 			// Not found: it is created below. Anything else stops the item.
-			if (!isNotFound(error)) throw error instanceof NodeApiError ? error : new NodeOperationError(this.getNode(), error as Error, { itemIndex });
+			if (!isNotFound(error))
+				throw error instanceof NodeApiError
+					? error
+					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
 		const record = existing
-			? await wootricRequest<IDataObject>(this, { method: 'PUT', path: `/v1/end_users/${existing.id}`, form, subject: `end user ${existing.id}`, itemIndex })
-			: await wootricRequest<IDataObject>(this, { method: 'POST', path: '/v1/end_users', form, itemIndex });
+			? await wootricRequest<IDataObject>(this, {
+					method: 'PUT',
+					path: `/v1/end_users/${existing.id}`,
+					form,
+					subject: `end user ${existing.id}`,
+					itemIndex,
+				})
+			: await wootricRequest<IDataObject>(this, {
+					method: 'POST',
+					path: '/v1/end_users',
+					form,
+					itemIndex,
+				});
 		return endUserOutput(this, itemIndex, record);
 	};
 }

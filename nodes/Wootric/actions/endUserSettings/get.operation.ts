@@ -6,7 +6,11 @@ import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get', action: 'Get end user settings', description: 'Read the survey settings of an end user' };
+export const option = {
+	name: 'Get',
+	action: 'Get end user settings',
+	description: 'Read the survey settings of an end user',
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField(),

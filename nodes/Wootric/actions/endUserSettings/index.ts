@@ -2,4 +2,9 @@ import { defineResource } from '../types';
 import * as get from './get.operation';
 import * as update from './update.operation';
 
-export const endUserSettings = defineResource('endUserSettings', 'End User Setting', { get, update }, 'get');
+export const endUserSettings = defineResource(
+	'endUserSettings',
+	'End User Setting',
+	{ get, update },
+	'get',
+);

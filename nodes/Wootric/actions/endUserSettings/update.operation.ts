@@ -1,12 +1,20 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField, simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
+import {
+	endUserIdField,
+	simplifyOptionsCollection,
+	updateFieldsCollection,
+} from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
 import { booleanValue, idParameter, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Update', action: 'Update end user settings', description: 'Turn survey channels of an end user on or off' };
+export const option = {
+	name: 'Update',
+	action: 'Update end user settings',
+	description: 'Turn survey channels of an end user on or off',
+};
 
 /** The flags in the order they are sent: parameter name, its label, the API's name. */
 const FLAGS: Array<[name: string, label: string, flag: string]> = [
@@ -33,14 +41,16 @@ export const description: INodeProperties[] = [
 				name: 'forceMobileSurvey',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to skip sampling and make the end user available for a mobile SDK survey right away',
+				description:
+					'Whether to skip sampling and make the end user available for a mobile SDK survey right away',
 			},
 			{
 				displayName: 'Force Web Survey',
 				name: 'forceWebSurvey',
 				type: 'boolean',
 				default: false,
-				description: 'Whether to skip sampling and make the end user available for a web SDK survey right away',
+				description:
+					'Whether to skip sampling and make the end user available for a web SDK survey right away',
 			},
 			{
 				displayName: 'Mobile Surveys',
@@ -62,7 +72,9 @@ export const description: INodeProperties[] = [
 	simplifyOptionsCollection,
 ];
 
-/** PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error. */
+/**
+ * PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
@@ -70,7 +82,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	for (const [name, label, flag] of FLAGS) {
 		if (fields[name] !== undefined) form[flag] = booleanValue(this, itemIndex, label, fields[name]);
 	}
-	if (Object.keys(form).length === 0) throw invalid(this, itemIndex, 'Update Fields', 'must choose at least one setting to change', fields);
+	if (Object.keys(form).length === 0)
+		throw invalid(
+			this,
+			itemIndex,
+			'Update Fields',
+			'must choose at least one setting to change',
+			fields,
+		);
 	return async () => {
 		const settings = await wootricRequest<IDataObject>(this, {
 			method: 'PUT',

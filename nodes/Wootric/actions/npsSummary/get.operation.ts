@@ -8,7 +8,8 @@ import type { ItemRequests } from '../types';
 export const option = {
 	name: 'Get',
 	action: 'Get the NPS summary',
-	description: 'Get the NPS score and its promoters, passives, detractors and response rates for a period',
+	description:
+		'Get the NPS score and its promoters, passives, detractors and response rates for a period',
 };
 
 export const description: INodeProperties[] = [
@@ -30,15 +31,41 @@ export const description: INodeProperties[] = [
 	},
 ];
 
-/** GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last month. */
+/**
+ * GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last
+ * month.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const start = calendarDay(this, itemIndex, 'Start Date', this.getNodeParameter('startDate', itemIndex, ''));
-	const end = calendarDay(this, itemIndex, 'End Date', this.getNodeParameter('endDate', itemIndex, ''));
+	const start = calendarDay(
+		this,
+		itemIndex,
+		'Start Date',
+		this.getNodeParameter('startDate', itemIndex, ''),
+	);
+	const end = calendarDay(
+		this,
+		itemIndex,
+		'End Date',
+		this.getNodeParameter('endDate', itemIndex, ''),
+	);
 	// YYYY-MM-DD strings compare like the days they name.
-	if (start !== undefined && end !== undefined && start > end) throw invalid(this, itemIndex, 'Start Date', `must be on or before the End Date, ${end}`, start);
+	if (start !== undefined && end !== undefined && start > end)
+		throw invalid(
+			this,
+			itemIndex,
+			'Start Date',
+			`must be on or before the End Date, ${end}`,
+			start,
+		);
 	const date: ParamHash = {};
 	if (start !== undefined) date.start = start;
 	if (end !== undefined) date.end = end;
 	const query = Object.keys(date).length > 0 ? { date } : undefined;
-	return async () => await wootricRequest<IDataObject>(this, { method: 'GET', path: '/v1/nps_summary', query, itemIndex });
+	return async () =>
+		await wootricRequest<IDataObject>(this, {
+			method: 'GET',
+			path: '/v1/nps_summary',
+			query,
+			itemIndex,
+		});
 }

@@ -1,13 +1,21 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { createFieldsWithSimplify, endUserIdField, readEndUserProperties } from '../../helpers/fields';
+import {
+	createFieldsWithSimplify,
+	endUserIdField,
+	readEndUserProperties,
+} from '../../helpers/fields';
 import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { createdAtSeconds, idParameter, integerValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Create', action: 'Create a response', description: 'Record a survey response of an end user' };
+export const option = {
+	name: 'Create',
+	action: 'Create a response',
+	description: 'Record a survey response of an end user',
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField('The end user who answered'),
@@ -40,7 +48,14 @@ export const description: INodeProperties[] = [
 	},
 	...currentPropertiesFields('response'),
 	...createFieldsWithSimplify([
-		{ displayName: 'Comment', name: 'text', type: 'string', typeOptions: { rows: 3 }, default: '', description: 'What the end user wrote with the score' },
+		{
+			displayName: 'Comment',
+			name: 'text',
+			type: 'string',
+			typeOptions: { rows: 3 },
+			default: '',
+			description: 'What the end user wrote with the score',
+		},
 		{
 			displayName: 'Created At',
 			name: 'createdAt',
@@ -51,19 +66,30 @@ export const description: INodeProperties[] = [
 	]),
 ];
 
-/** POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated too. */
+/**
+ * POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated
+ * too.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
-	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), { min: 0, max: 10 });
+	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), {
+		min: 0,
+		max: 10,
+	});
 	const requiredText = (name: string, field: string) => {
 		const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
 		if (value === '') throw invalid(this, itemIndex, field, 'is required', value);
 		return value;
 	};
-	const form: ParamHash = { score, ip_address: requiredText('ipAddress', 'IP Address'), origin_url: requiredText('originUrl', 'Origin URL') };
+	const form: ParamHash = {
+		score,
+		ip_address: requiredText('ipAddress', 'IP Address'),
+		origin_url: requiredText('originUrl', 'Origin URL'),
+	};
 	const additional = this.getNodeParameter('additionalFields', itemIndex, {}) as IDataObject;
 	if (additional.text) form.text = String(additional.text);
-	if ('createdAt' in additional) form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
+	if ('createdAt' in additional)
+		form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {

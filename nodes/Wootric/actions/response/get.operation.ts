@@ -6,7 +6,11 @@ import { readEndUserRecord } from '../../helpers/surveyRecords';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get', action: 'Get a response', description: 'Read one response of an end user' };
+export const option = {
+	name: 'Get',
+	action: 'Get a response',
+	description: 'Read one response of an end user',
+};
 
 export const description: INodeProperties[] = [
 	endUserIdField('The end user who gave the response'),
@@ -18,7 +22,12 @@ export const description: INodeProperties[] = [
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	const { path, subject } = readEndUserRecord(this, itemIndex, 'response');
 	return async () => {
-		const record = await wootricRequest<IDataObject>(this, { method: 'GET', path, subject, itemIndex });
+		const record = await wootricRequest<IDataObject>(this, {
+			method: 'GET',
+			path,
+			subject,
+			itemIndex,
+		});
 		return simplifyIfChosen(this, itemIndex, record);
 	};
 }

@@ -1,13 +1,22 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { filtersCollection, returnAllFields } from '../../helpers/fields';
-import { collectRecords, listOptionsCollection, listScopeFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import {
+	collectRecords,
+	listOptionsCollection,
+	listScopeFields,
+	readSurveyRecordList,
+} from '../../helpers/surveyRecords';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../helpers/records';
 import type { ItemRequests } from '../types';
 
-export const option = { name: 'Get Many', action: 'Get many responses', description: 'List responses, of everyone or of one end user' };
+export const option = {
+	name: 'Get Many',
+	action: 'Get many responses',
+	description: 'List responses, of everyone or of one end user',
+};
 
 export const description: INodeProperties[] = [
 	...listScopeFields('Responses'),
@@ -32,29 +41,71 @@ export const description: INodeProperties[] = [
 			name: 'includeExcluded',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
+			description:
+				'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
 		},
 	]),
 	listOptionsCollection,
 ];
 
-const CATEGORY_OF: Record<string, string> = { promoters: 'promoter', passives: 'passive', detractors: 'detractor' };
+const CATEGORY_OF: Record<string, string> = {
+	promoters: 'promoter',
+	passives: 'passive',
+	detractors: 'detractor',
+};
 
-/** GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all pages. */
+/**
+ * GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all
+ * pages.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
 	const category = this.getNodeParameter('category', itemIndex) as string;
-	const { endUserId, path: listPath, subject, limit, created, updated, order, simplify, filters } = readSurveyRecordList(this, itemIndex, 'responses');
+	const {
+		endUserId,
+		path: listPath,
+		subject,
+		limit,
+		created,
+		updated,
+		order,
+		simplify,
+		filters,
+	} = readSurveyRecordList(this, itemIndex, 'responses');
 
 	const query: ParamHash = {};
 	const categoryList = endUserId !== undefined && category !== 'all';
 	const path = categoryList ? `${listPath}/${category}` : listPath;
-	// The category lists take only created and sort_order: the other filters would be ignored silently.
+	// The category lists take only created and sort_order: the other filters would be ignored
+	// silently.
 	if (categoryList && (updated || filters.includeExcluded)) {
-		throw invalid(this, itemIndex, 'Filters', 'Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them', category);
+		throw invalid(
+			this,
+			itemIndex,
+			'Filters',
+			'Updated and Include Excluded From Calculations cannot be used with a category of one end user; choose Category All, or remove them',
+			category,
+		);
 	}
 	if (filters.includeExcluded) query.excluded_from_calculations = true;
 	// For all end users there is no category list: the responses are filtered by score here.
 	const keep =
-		endUserId === undefined && category !== 'all' ? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category] : undefined;
-	return async () => await collectRecords(this, { path, query, created, updated, order, sortKey: categoryList ? null : undefined, limit, subject, itemIndex }, { keep, simplify });
+		endUserId === undefined && category !== 'all'
+			? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category]
+			: undefined;
+	return async () =>
+		await collectRecords(
+			this,
+			{
+				path,
+				query,
+				created,
+				updated,
+				order,
+				sortKey: categoryList ? null : undefined,
+				limit,
+				subject,
+				itemIndex,
+			},
+			{ keep, simplify },
+		);
 }

@@ -5,4 +5,9 @@ import * as get from './get.operation';
 import * as getAll from './getAll.operation';
 import * as update from './update.operation';
 
-export const response = defineResource('response', 'Response', { create, delete: del, get, getAll, update }, 'getAll');
+export const response = defineResource(
+	'response',
+	'Response',
+	{ create, delete: del, get, getAll, update },
+	'getAll',
+);

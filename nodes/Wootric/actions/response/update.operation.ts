@@ -10,7 +10,8 @@ import type { ItemRequests } from '../types';
 export const option = {
 	name: 'Update',
 	action: 'Update a response',
-	description: 'Mark a response completed, exclude it from or include it in NPS calculations, or change its end-user properties',
+	description:
+		'Mark a response completed, exclude it from or include it in NPS calculations, or change its end-user properties',
 };
 
 export const description: INodeProperties[] = [
@@ -40,17 +41,38 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const responseId = idParameter(this, itemIndex, 'responseId', 'Response ID');
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
-	if (fields.completed !== undefined) form.completed = booleanValue(this, itemIndex, 'Completed', fields.completed);
+	if (fields.completed !== undefined)
+		form.completed = booleanValue(this, itemIndex, 'Completed', fields.completed);
 	if (fields.excludedFromCalculations !== undefined) {
-		form.excluded_from_calculations = booleanValue(this, itemIndex, 'Excluded From Calculations', fields.excludedFromCalculations);
+		form.excluded_from_calculations = booleanValue(
+			this,
+			itemIndex,
+			'Excluded From Calculations',
+			fields.excludedFromCalculations,
+		);
 	}
 	form.end_user = readEndUserProperties(this, itemIndex);
-	const updated = [...Object.keys(form).filter((key) => key !== 'end_user'), ...(form.end_user ? ['end_user.properties'] : [])];
+	const updated = [
+		...Object.keys(form).filter((key) => key !== 'end_user'),
+		...(form.end_user ? ['end_user.properties'] : []),
+	];
 	if (updated.length === 0) {
-		throw invalid(this, itemIndex, 'Update Fields', 'must set Completed, Excluded From Calculations or End User Properties: there is nothing to update', fields);
+		throw invalid(
+			this,
+			itemIndex,
+			'Update Fields',
+			'must set Completed, Excluded From Calculations or End User Properties: there is nothing to update',
+			fields,
+		);
 	}
 	return async () => {
-		await wootricRequest(this, { method: 'PUT', path: `/v1/responses/${responseId}`, form, subject: `response ${responseId}`, itemIndex });
+		await wootricRequest(this, {
+			method: 'PUT',
+			path: `/v1/responses/${responseId}`,
+			form,
+			subject: `response ${responseId}`,
+			itemIndex,
+		});
 		return successRecord({ id: responseId, updated });
 	};
 }
