@@ -117,11 +117,12 @@ describe('the import graph of nodes/ and credentials/', () => {
 				'credentials/WootricApi.credentials.ts',
 			]),
 		);
-		expect(imports).toContainEqual({
-			at: 'nodes/Wootric/Wootric.node.ts:5',
-			from: 'nodes/Wootric/Wootric.node.ts',
-			to: 'nodes/Wootric/actions/router.ts',
-		});
+		expect(imports).toContainEqual(
+			expect.objectContaining({
+				from: 'nodes/Wootric/Wootric.node.ts',
+				to: 'nodes/Wootric/actions/router.ts',
+			}),
+		);
 		expect(unresolved).toEqual([]);
 	});
 
