@@ -10,7 +10,7 @@ import {
 	type Fault,
 	type TieOrder,
 } from '../fake';
-import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
+import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
 
 /**
  * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h
@@ -554,22 +554,7 @@ describe('Wootric Trigger: the model of the service over time', () => {
 	let fake: FakeWootric;
 
 	beforeAll(async () => {
-		// Only Date is the test's: timers, sockets and n8n's engine run on real time.
-		jest.useFakeTimers({
-			doNotFake: [
-				'hrtime',
-				'nextTick',
-				'performance',
-				'queueMicrotask',
-				'setImmediate',
-				'clearImmediate',
-				'setInterval',
-				'clearInterval',
-				'setTimeout',
-				'clearTimeout',
-			],
-		});
-		jest.setSystemTime(Date.UTC(2026, 10, 23, 12, 0, 0));
+		fakeDateOnly(Date.UTC(2026, 10, 23, 12, 0, 0));
 		fake = await startFakeWootric();
 	});
 	afterAll(async () => {

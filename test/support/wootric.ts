@@ -237,6 +237,28 @@ export function useFastRetries(backoffMs = 2, timeoutMs = 1000): void {
 }
 
 /**
+ * Fakes Date alone, set to `at` (ms): timers, sockets and n8n's engine keep real time, and a test
+ * moves the host's clock with jest.setSystemTime.
+ */
+export function fakeDateOnly(at: number): void {
+	jest.useFakeTimers({
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+	jest.setSystemTime(at);
+}
+
+/**
  * A small seeded generator (mulberry32), so a failing randomized schedule can be replayed by its
  * seed.
  */
