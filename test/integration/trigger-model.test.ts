@@ -198,18 +198,11 @@ class World {
 			createdAt,
 			updatedAt: late ? stamp : createdAt,
 		});
-		this.records.set(`response:${response.id}`, {
-			kind: 'response',
-			id: response.id,
-			created: createdAt,
-			storedAt: now,
-			late,
-			completeBefore: this.completes.response,
+		this.track('response', response.id, createdAt, now, late, {
 			score,
 			textAtStore: text !== null,
 			completeAtStore: completed,
 			excludedAtStore: excluded,
-			gone: false,
 			versions: [
 				{
 					stamp: late ? stamp : createdAt,
@@ -231,19 +224,36 @@ class World {
 			createdAt,
 			updatedAt: late ? stamp : createdAt,
 		});
-		this.records.set(`decline:${decline.id}`, {
-			kind: 'decline',
-			id: decline.id,
-			created: createdAt,
-			storedAt: now,
-			late,
-			completeBefore: this.completes.decline,
+		this.track('decline', decline.id, createdAt, now, late, {
 			score: 0,
 			textAtStore: false,
 			completeAtStore: true,
 			excludedAtStore: false,
-			gone: false,
 			versions: [],
+		});
+	}
+
+	/** Follows a record stored at `storedAt` (the service's time), not gone yet. */
+	private track(
+		kind: Tracked['kind'],
+		id: number,
+		created: number,
+		storedAt: number,
+		late: boolean,
+		state: Pick<
+			Tracked,
+			'score' | 'textAtStore' | 'completeAtStore' | 'excludedAtStore' | 'versions'
+		>,
+	): void {
+		this.records.set(`${kind}:${id}`, {
+			kind,
+			id,
+			created,
+			storedAt,
+			late,
+			completeBefore: this.completes[kind],
+			...state,
+			gone: false,
 		});
 	}
 
