@@ -85,6 +85,17 @@ export function wootricRunner(fake: () => FakeWootric, fixed: INodeParameters) {
 }
 
 /**
+ * A Created filter of Get Many: after `after` and up to `until` inclusive, both in seconds; `until`
+ * is given as ISO text, so that one filter reads both forms a time may take.
+ */
+export const createdAfterUntil = (after: number, until: number) => ({
+	conditions: [
+		{ comparison: 'gt', time: after },
+		{ comparison: 'lte', time: new Date(until * 1000).toISOString() },
+	],
+});
+
+/**
  * The data requests the fake received (sign-ins left out): method, path, query, body and status of
  * each.
  */
