@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
-import { credentialsFor, secretsOf, seedResponses } from '../support/wootric';
+import { credentialsFor, notFoundItem, secretsOf, seedResponses } from '../support/wootric';
 
 /** Rate limits, retries and errors of the transport, through n8n's engine against the fake. */
 describe('rate limits, retries and errors', () => {
@@ -150,15 +150,7 @@ describe('rate limits, retries and errors', () => {
 		const result = await run(createResponse(999999), { continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([
-			{
-				json: {
-					error: 'The end user 999999 was not found in Wootric',
-					description: 'Wootric says: The record could not be found.',
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
+		expect(result.items).toEqual([notFoundItem('end user 999999', 0)]);
 	});
 
 	it('shows no token, password or secret in outputs or errors', async () => {

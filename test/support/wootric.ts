@@ -109,6 +109,18 @@ export function requestsSeen(fake: FakeWootric) {
 	}));
 }
 
+/**
+ * The output item of an item whose record Wootric does not have (a 404), with Continue On Fail;
+ * `subject` as the error names the record, e.g. "end user 7".
+ */
+export const notFoundItem = (subject: string, item: number) => ({
+	json: {
+		error: `The ${subject} was not found in Wootric`,
+		description: 'Wootric says: The record could not be found.',
+	},
+	pairedItem: { item },
+});
+
 /** The only data request the fake received; the test fails when there were none or several. */
 export function onlyRequest(fake: FakeWootric) {
 	const requests = fake.apiRequests();
