@@ -77,6 +77,20 @@ function credentialTestNodeType(credentialType: string, test: ICredentialTestReq
 }
 
 /**
+ * The credential under test, stored as the editor saves it before it tests, and its type's test
+ * request (if it has one).
+ */
+async function storeCredentialUnderTest(options: TestCredentialOptions) {
+	const credentialType = options.credentialType ?? 'wootricApi';
+	const { credentialTypeRegistry } = await loadPackage(options.packageDir);
+	const credentialsHelper =
+		options.credentialsHelper ?? new InMemoryCredentialsHelper(credentialTypeRegistry);
+	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
+	const { test } = credentialTypeRegistry.getByName(credentialType);
+	return { credentialType, credentialsHelper, credentialId, test };
+}
+
+/**
  * Does what n8n's "Test credential" button does (CredentialsTester.testCredentials in
  * packages/cli/src/services/credentials-tester.service.ts), for a credential type whose `test` is a
  * request definition: the credential is stored first (the editor saves before it tests), its data
@@ -87,18 +101,9 @@ function credentialTestNodeType(credentialType: string, test: ICredentialTestReq
  * the error's message.
  */
 export async function testCredential(options: TestCredentialOptions): Promise<CredentialTestRun> {
-	const credentialType = options.credentialType ?? 'wootricApi';
-	const loadedPackage = await loadPackage(options.packageDir);
-	const credentialsHelper =
-		options.credentialsHelper ??
-		new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
-	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
-	const result = await runCredentialTest(
-		credentialsHelper,
-		credentialType,
-		credentialId,
-		loadedPackage.credentialTypeRegistry.getByName(credentialType).test,
-	);
+	const { credentialType, credentialsHelper, credentialId, test } =
+		await storeCredentialUnderTest(options);
+	const result = await runCredentialTest(credentialsHelper, credentialType, credentialId, test);
 	recordShown(result);
 	return { ...result, credentialsHelper, credentialId };
 }
@@ -153,13 +158,8 @@ async function prepareCredentialTest(
  * data as n8n prepares it.
  */
 export async function credentialTestBaseUrl(options: TestCredentialOptions): Promise<unknown> {
-	const credentialType = options.credentialType ?? 'wootricApi';
-	const loadedPackage = await loadPackage(options.packageDir);
-	const credentialsHelper =
-		options.credentialsHelper ??
-		new InMemoryCredentialsHelper(loadedPackage.credentialTypeRegistry);
-	const credentialId = credentialsHelper.addCredential(credentialType, options.credentials);
-	const test = loadedPackage.credentialTypeRegistry.getByName(credentialType).test;
+	const { credentialType, credentialsHelper, credentialId, test } =
+		await storeCredentialUnderTest(options);
 	if (!test) throw new Error(`${credentialType} has no test request`);
 	const { credentialsDecrypted, node, workflow } = await prepareCredentialTest(
 		credentialsHelper,

@@ -4,7 +4,7 @@ import { addDecline, createEndUser, startFakeWootric, type FakeWootric } from '.
 import { declineView } from '../fake/resources/declines';
 import type { Decline, EndUser } from '../fake/store';
 import { runNode } from '../harness';
-import { credentialsFor, requestsSeen, wootricRunner } from '../support/wootric';
+import { createdAfterUntil, credentialsFor, requestsSeen, wootricRunner } from '../support/wootric';
 
 /** Decline → Create, Get, Get Many, Update and Delete, through n8n's engine against the fake. */
 describe('Decline resource', () => {
@@ -242,12 +242,7 @@ describe('Decline resource', () => {
 				operation: 'getAll',
 				returnAll: true,
 				filters: {
-					created: {
-						conditions: [
-							{ comparison: 'gt', time: from },
-							{ comparison: 'lte', time: new Date(until * 1000).toISOString() },
-						],
-					},
+					created: createdAfterUntil(from, until),
 					updated: { conditions: [{ comparison: 'gte', time: 1000 }] },
 				},
 			});

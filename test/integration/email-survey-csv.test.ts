@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { seedSurveyTemplates, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { wootricRunner } from '../support/wootric';
 
 const csvItem = (content: string, fileName = 'people.csv'): InputItem => ({
 	json: {},
@@ -30,18 +30,12 @@ describe('Email Survey: Send From CSV', () => {
 	});
 	afterEach(async () => await fake.close());
 
+	const runSendCsv = wootricRunner(() => fake, { resource: 'emailSurvey', operation: 'sendCsv' });
 	const sendCsv = (
 		parameters: INodeParameters,
 		inputItems: InputItem[],
 		options: { continueOnFail?: boolean } = {},
-	) =>
-		runNode({
-			nodeType: 'wootric',
-			parameters: { resource: 'emailSurvey', operation: 'sendCsv', ...parameters },
-			credentials: credentialsFor(fake),
-			inputItems,
-			...options,
-		});
+	) => runSendCsv(parameters, { inputItems, ...options });
 	const csvPosts = () => fake.requestsTo('/v1/email_survey_csv', 'POST');
 	const header = ['email', '___context:first_name', 'plan'];
 

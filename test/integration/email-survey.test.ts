@@ -1,8 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startFakeWootric, type FakeWootric } from '../fake';
-import { runNode } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { wootricRunner } from '../support/wootric';
 
 /** Email Survey → Send: POST /v1/email_survey, batched by 100, checked before anything is sent. */
 describe('Email Survey: Send', () => {
@@ -20,18 +19,12 @@ describe('Email Survey: Send', () => {
 	});
 	afterEach(async () => await fake.close());
 
+	const runSend = wootricRunner(() => fake, { resource: 'emailSurvey', operation: 'send' });
 	const send = (
 		parameters: INodeParameters,
 		inputItems = [{ json: {} }],
 		options: { continueOnFail?: boolean } = {},
-	) =>
-		runNode({
-			nodeType: 'wootric',
-			parameters: { resource: 'emailSurvey', operation: 'send', ...parameters },
-			credentials: credentialsFor(fake),
-			inputItems,
-			...options,
-		});
+	) => runSend(parameters, { inputItems, ...options });
 	const surveyPosts = () => fake.requestsTo('/v1/email_survey', 'POST');
 	const people = (count: number) =>
 		Array.from({ length: count }, (_, index) => ({

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
-import { onlyRequest as onlyRequestOf, wootricRunner } from '../support/wootric';
+import { notFoundItem, onlyRequest as onlyRequestOf, wootricRunner } from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
 const T = 1_700_000_000;
@@ -155,13 +155,7 @@ describe('End User Settings', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{
-				json: {
-					error: 'The end user 999999 was not found in Wootric',
-					description: 'Wootric says: The record could not be found.',
-				},
-				pairedItem: { item: 0 },
-			},
+			notFoundItem('end user 999999', 0),
 			{ json: expect.objectContaining({ end_user_id: user.id }), pairedItem: { item: 1 } },
 		]);
 		expect(fake.apiRequests().map(({ method, path, rawBody }) => [method, path, rawBody])).toEqual([

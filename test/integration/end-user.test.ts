@@ -9,6 +9,7 @@ import {
 import type { EndUser } from '../fake/store';
 import {
 	listReading,
+	notFoundItem,
 	onlyRequest as onlyRequestOf,
 	requestsSeen,
 	wootricRunner,
@@ -727,13 +728,7 @@ describe('End User', () => {
 					json: { error: 'End User ID must be a whole number of at least 1 (item 0: got "abc")' },
 					pairedItem: { item: 0 },
 				},
-				{
-					json: {
-						error: 'The end user 999999 was not found in Wootric',
-						description: 'Wootric says: The record could not be found.',
-					},
-					pairedItem: { item: 1 },
-				},
+				notFoundItem('end user 999999', 1),
 				{ json: adaRead(user), pairedItem: { item: 2 } },
 			]);
 			expect(fake.apiRequests().map(({ path }) => path)).toEqual([

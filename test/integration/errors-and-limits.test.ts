@@ -2,7 +2,18 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
-import { credentialsFor, secretsOf, seedResponses } from '../support/wootric';
+import { credentialsFor, notFoundItem, secretsOf, seedResponses } from '../support/wootric';
+
+/** Response → Create: a score of 3 for `endUserId`, and `extra`. */
+const createResponse = (endUserId: number, extra: INodeParameters = {}) => ({
+	resource: 'response',
+	operation: 'create',
+	endUserId,
+	score: 3,
+	ipAddress: '203.0.113.9',
+	originUrl: 'https://app.example.com/billing',
+	...extra,
+});
 
 /** Rate limits, retries and errors of the transport, through n8n's engine against the fake. */
 describe('rate limits, retries and errors', () => {
@@ -14,15 +25,6 @@ describe('rate limits, retries and errors', () => {
 	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean } = {}) =>
 		runNode({ nodeType: 'wootric', parameters, credentials: credentialsFor(fake), ...options });
 	const listSegments = { resource: 'segment', operation: 'getAll' };
-	const createResponse = (endUserId: number, extra: INodeParameters = {}) => ({
-		resource: 'response',
-		operation: 'create',
-		endUserId,
-		score: 3,
-		ipAddress: '203.0.113.9',
-		originUrl: 'https://app.example.com/billing',
-		...extra,
-	});
 
 	it('on a 429 waits until X-Rate-Limit-Reset, then succeeds', async () => {
 		fake.faults.inject({ path: '/v1/segments', fault: { kind: 'rateLimited', resetInSeconds: 2 } });
@@ -150,15 +152,7 @@ describe('rate limits, retries and errors', () => {
 		const result = await run(createResponse(999999), { continueOnFail: true });
 
 		expect(result.error).toBeUndefined();
-		expect(result.items).toEqual([
-			{
-				json: {
-					error: 'The end user 999999 was not found in Wootric',
-					description: 'Wootric says: The record could not be found.',
-				},
-				pairedItem: { item: 0 },
-			},
-		]);
+		expect(result.items).toEqual([notFoundItem('end user 999999', 0)]);
 	});
 
 	it('shows no token, password or secret in outputs or errors', async () => {
@@ -206,15 +200,7 @@ describe('dates without an offset', () => {
 
 		await runNode({
 			nodeType: 'wootric',
-			parameters: {
-				resource: 'response',
-				operation: 'create',
-				endUserId: user.id,
-				score: 9,
-				ipAddress: '203.0.113.9',
-				originUrl: 'https://x.example',
-				additionalFields: { createdAt },
-			},
+			parameters: createResponse(user.id, { additionalFields: { createdAt } }),
 			credentials: credentialsFor(fake),
 			timezone,
 		});

@@ -3,7 +3,13 @@ import type { INodeParameters } from 'n8n-workflow';
 import { addResponse, startFakeWootric, type FakeWootric, type TieOrder } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { runNode } from '../harness';
-import { credentialsFor, listReading, listRequestBound, seedResponses } from '../support/wootric';
+import {
+	createdAfterUntil,
+	credentialsFor,
+	listReading,
+	listRequestBound,
+	seedResponses,
+} from '../support/wootric';
 
 /**
  * Return All and Limit over the list endpoints: every record once, in order, within the request
@@ -146,12 +152,7 @@ describe('paging through lists', () => {
 		const run = await getResponses({
 			returnAll: true,
 			filters: {
-				created: {
-					conditions: [
-						{ comparison: 'gt', time: from },
-						{ comparison: 'lte', time: new Date(until * 1000).toISOString() },
-					],
-				},
+				created: createdAfterUntil(from, until),
 				updated: { conditions: [{ comparison: 'gte', time: 1000 }] },
 				includeExcluded: true,
 			},

@@ -3,7 +3,7 @@ import type { INodeParameters } from 'n8n-workflow';
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { responseView } from '../fake/resources/responses';
 import { runNode } from '../harness';
-import { credentialsFor, wootricRunner } from '../support/wootric';
+import { credentialsFor, notFoundItem, wootricRunner } from '../support/wootric';
 
 /**
  * Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine
@@ -376,13 +376,7 @@ describe('Response resource', () => {
 
 		expect(result.error).toBeUndefined();
 		expect(result.items).toEqual([
-			{
-				json: {
-					error: `The response 999999 of end user ${user.id} was not found in Wootric`,
-					description: 'Wootric says: The record could not be found.',
-				},
-				pairedItem: { item: 0 },
-			},
+			notFoundItem(`response 999999 of end user ${user.id}`, 0),
 			{
 				json: { success: true, deleted: true, id: second.id, end_user_id: user.id },
 				pairedItem: { item: 1 },

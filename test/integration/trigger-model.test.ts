@@ -10,7 +10,7 @@ import {
 	type Fault,
 	type TieOrder,
 } from '../fake';
-import { seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
+import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from '../support/wootric';
 
 /**
  * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h
@@ -198,18 +198,11 @@ class World {
 			createdAt,
 			updatedAt: late ? stamp : createdAt,
 		});
-		this.records.set(`response:${response.id}`, {
-			kind: 'response',
-			id: response.id,
-			created: createdAt,
-			storedAt: now,
-			late,
-			completeBefore: this.completes.response,
+		this.track('response', response.id, createdAt, now, late, {
 			score,
 			textAtStore: text !== null,
 			completeAtStore: completed,
 			excludedAtStore: excluded,
-			gone: false,
 			versions: [
 				{
 					stamp: late ? stamp : createdAt,
@@ -231,19 +224,36 @@ class World {
 			createdAt,
 			updatedAt: late ? stamp : createdAt,
 		});
-		this.records.set(`decline:${decline.id}`, {
-			kind: 'decline',
-			id: decline.id,
-			created: createdAt,
-			storedAt: now,
-			late,
-			completeBefore: this.completes.decline,
+		this.track('decline', decline.id, createdAt, now, late, {
 			score: 0,
 			textAtStore: false,
 			completeAtStore: true,
 			excludedAtStore: false,
-			gone: false,
 			versions: [],
+		});
+	}
+
+	/** Follows a record stored at `storedAt` (the service's time), not gone yet. */
+	private track(
+		kind: Tracked['kind'],
+		id: number,
+		created: number,
+		storedAt: number,
+		late: boolean,
+		state: Pick<
+			Tracked,
+			'score' | 'textAtStore' | 'completeAtStore' | 'excludedAtStore' | 'versions'
+		>,
+	): void {
+		this.records.set(`${kind}:${id}`, {
+			kind,
+			id,
+			created,
+			storedAt,
+			late,
+			completeBefore: this.completes[kind],
+			...state,
+			gone: false,
 		});
 	}
 
@@ -554,22 +564,7 @@ describe('Wootric Trigger: the model of the service over time', () => {
 	let fake: FakeWootric;
 
 	beforeAll(async () => {
-		// Only Date is the test's: timers, sockets and n8n's engine run on real time.
-		jest.useFakeTimers({
-			doNotFake: [
-				'hrtime',
-				'nextTick',
-				'performance',
-				'queueMicrotask',
-				'setImmediate',
-				'clearImmediate',
-				'setInterval',
-				'clearInterval',
-				'setTimeout',
-				'clearTimeout',
-			],
-		});
-		jest.setSystemTime(Date.UTC(2026, 10, 23, 12, 0, 0));
+		fakeDateOnly(Date.UTC(2026, 10, 23, 12, 0, 0));
 		fake = await startFakeWootric();
 	});
 	afterAll(async () => {

@@ -8,7 +8,7 @@ import {
 	type FakeWootric,
 } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
-import { TriggerSession } from '../support/wootric';
+import { fakeDateOnly, TriggerSession } from '../support/wootric';
 
 /**
  * What went wrong with the trigger's cursor before its redesign, each as it was reproduced: poll
@@ -20,23 +20,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
 	let user: EndUser;
 
-	beforeAll(() => {
-		jest.useFakeTimers({
-			doNotFake: [
-				'hrtime',
-				'nextTick',
-				'performance',
-				'queueMicrotask',
-				'setImmediate',
-				'clearImmediate',
-				'setInterval',
-				'clearInterval',
-				'setTimeout',
-				'clearTimeout',
-			],
-		});
-		jest.setSystemTime(Date.UTC(2026, 10, 20, 12, 0, 0, 400));
-	});
+	beforeAll(() => fakeDateOnly(Date.UTC(2026, 10, 20, 12, 0, 0, 400)));
 	afterAll(() => jest.useRealTimers());
 	beforeEach(async () => {
 		fake = await startFakeWootric();

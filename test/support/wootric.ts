@@ -85,6 +85,17 @@ export function wootricRunner(fake: () => FakeWootric, fixed: INodeParameters) {
 }
 
 /**
+ * A Created filter of Get Many: after `after` and up to `until` inclusive, both in seconds; `until`
+ * is given as ISO text, so that one filter reads both forms a time may take.
+ */
+export const createdAfterUntil = (after: number, until: number) => ({
+	conditions: [
+		{ comparison: 'gt', time: after },
+		{ comparison: 'lte', time: new Date(until * 1000).toISOString() },
+	],
+});
+
+/**
  * The data requests the fake received (sign-ins left out): method, path, query, body and status of
  * each.
  */
@@ -97,6 +108,18 @@ export function requestsSeen(fake: FakeWootric) {
 		status,
 	}));
 }
+
+/**
+ * The output item of an item whose record Wootric does not have (a 404), with Continue On Fail;
+ * `subject` as the error names the record, e.g. "end user 7".
+ */
+export const notFoundItem = (subject: string, item: number) => ({
+	json: {
+		error: `The ${subject} was not found in Wootric`,
+		description: 'Wootric says: The record could not be found.',
+	},
+	pairedItem: { item },
+});
 
 /** The only data request the fake received; the test fails when there were none or several. */
 export function onlyRequest(fake: FakeWootric) {
@@ -234,6 +257,28 @@ export function useFastRetries(backoffMs = 2, timeoutMs = 1000): void {
 			}),
 		};
 	});
+}
+
+/**
+ * Fakes Date alone, set to `at` (ms): timers, sockets and n8n's engine keep real time, and a test
+ * moves the host's clock with jest.setSystemTime.
+ */
+export function fakeDateOnly(at: number): void {
+	jest.useFakeTimers({
+		doNotFake: [
+			'hrtime',
+			'nextTick',
+			'performance',
+			'queueMicrotask',
+			'setImmediate',
+			'clearImmediate',
+			'setInterval',
+			'clearInterval',
+			'setTimeout',
+			'clearTimeout',
+		],
+	});
+	jest.setSystemTime(at);
 }
 
 /**

@@ -44,29 +44,27 @@ describe('nextStep: what a request does after a failed try', () => {
 			},
 		);
 
-		it('measures the reset from the Date header where the answer has one (the service clock may be off)', () => {
-			const serviceNow = NOW / 1000 - 3600;
-			const failure = status(429, {
-				'x-rate-limit-reset': String(serviceNow + 5),
-				date: new Date(serviceNow * 1000).toUTCString(),
-			});
+		/** The service's clock, an hour behind the host's. */
+		const serviceNow = NOW / 1000 - 3600;
+		it.each([
+			[
+				'measures the reset from the Date header where the answer has one (the service clock may be off)',
+				status(429, {
+					'x-rate-limit-reset': String(serviceNow + 5),
+					date: new Date(serviceNow * 1000).toUTCString(),
+				}),
+				5_250,
+			],
+			[
+				'waits a minute, the length of a window, when the answer says nothing of the reset',
+				status(429),
+				60_000,
+			],
+			['sends again at once when the reset has passed', rateLimited(-5), 0],
+		])('%s', (_, failure, afterMs) => {
 			expect(nextStep(failure, NO_FAILURES, get, policy, NOW)).toMatchObject({
 				kind: 'retry',
-				afterMs: 5_250,
-			});
-		});
-
-		it('waits a minute, the length of a window, when the answer says nothing of the reset', () => {
-			expect(nextStep(status(429), NO_FAILURES, get, policy, NOW)).toMatchObject({
-				kind: 'retry',
-				afterMs: 60_000,
-			});
-		});
-
-		it('sends again at once when the reset has passed', () => {
-			expect(nextStep(rateLimited(-5), NO_FAILURES, get, policy, NOW)).toMatchObject({
-				kind: 'retry',
-				afterMs: 0,
+				afterMs,
 			});
 		});
 

@@ -6,8 +6,8 @@ import type { Account, Decline, FakeStore } from '../store';
 import { endUserById } from './end-users';
 import {
 	fieldsOnCreate,
+	getRecord,
 	newRecordDefaults,
-	recordOf,
 	removeRecord,
 	storeRecord,
 	SURVEY_RECORD_LIST_RULES,
@@ -41,15 +41,6 @@ function listDeclines(call: ApiCall, endUserId?: number) {
 	);
 }
 
-function get(call: ApiCall) {
-	return ok(
-		declineView(
-			call.account,
-			recordOf(call.account.declines, call.pathParams.id, call.pathParams.endUserId),
-		),
-	);
-}
-
 /**
  * Stores a decline with the service's defaults; for the create endpoint, the seed and tests that
  * insert in bulk.
@@ -80,22 +71,16 @@ function create(call: ApiCall) {
 	return created({ ...declineView(call.account, decline), user_id: call.account.userId });
 }
 
+const declinesOf = (account: Account) => account.declines;
+
 export const declineRoutes: Route[] = [
 	route('GET', '/v1/declines', (call) => listDeclines(call)),
 	// The spec's example path; its reference table says /v1/responses/<id>, which updates responses.
-	route(
-		'PUT',
-		'/v1/declines/:id',
-		updateRecord((account) => account.declines),
-	),
+	route('PUT', '/v1/declines/:id', updateRecord(declinesOf)),
 	route('GET', '/v1/end_users/:endUserId/declines', (call) =>
 		listDeclines(call, endUserById(call, call.pathParams.endUserId).id),
 	),
 	route('POST', '/v1/end_users/:endUserId/declines', create),
-	route('GET', '/v1/end_users/:endUserId/declines/:id', get),
-	route(
-		'DELETE',
-		'/v1/end_users/:endUserId/declines/:id',
-		removeRecord((account) => account.declines),
-	),
+	route('GET', '/v1/end_users/:endUserId/declines/:id', getRecord(declinesOf, declineView)),
+	route('DELETE', '/v1/end_users/:endUserId/declines/:id', removeRecord(declinesOf)),
 ];

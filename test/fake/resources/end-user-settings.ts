@@ -26,21 +26,13 @@ export const DEFAULT_END_USER_SETTINGS = {
 
 /** The `settings` hash inside an end user. */
 export function settingsSummary(settings: EndUserSettings) {
-	const {
-		email_nps,
-		mobile_nps,
-		web_nps,
-		force_mobile_survey,
-		force_web_survey,
-		surveys_disabled_by_end_user,
-	} = settings;
 	return {
-		email_nps,
-		mobile_nps,
-		web_nps,
-		force_mobile_survey,
-		force_web_survey,
-		surveys_disabled_by_end_user,
+		email_nps: settings.email_nps,
+		mobile_nps: settings.mobile_nps,
+		web_nps: settings.web_nps,
+		force_mobile_survey: settings.force_mobile_survey,
+		force_web_survey: settings.force_web_survey,
+		surveys_disabled_by_end_user: settings.surveys_disabled_by_end_user,
 	};
 }
 

@@ -6,8 +6,8 @@ import type { Account, FakeStore, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
 import {
 	fieldsOnCreate,
+	getRecord,
 	newRecordDefaults,
-	recordOf,
 	removeRecord,
 	storeRecord,
 	SURVEY_RECORD_LIST_RULES,
@@ -93,15 +93,6 @@ function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory
 const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>
 	listResponses(call, endUserById(call, call.pathParams.endUserId).id, category);
 
-function get(call: ApiCall) {
-	return ok(
-		responseView(
-			call.account,
-			recordOf(call.account.responses, call.pathParams.id, call.pathParams.endUserId),
-		),
-	);
-}
-
 /**
  * Stores a response with the service's defaults; for the create endpoint, the seed and tests that
  * insert in bulk.
@@ -171,22 +162,16 @@ function responseChanges(params: Params): Partial<SurveyResponse> {
 	return changes;
 }
 
+const responsesOf = (account: Account) => account.responses;
+
 export const responseRoutes: Route[] = [
 	route('GET', '/v1/responses', (call) => listResponses(call)),
-	route(
-		'PUT',
-		'/v1/responses/:id',
-		updateRecord((account) => account.responses, responseChanges),
-	),
+	route('PUT', '/v1/responses/:id', updateRecord(responsesOf, responseChanges)),
 	route('GET', '/v1/end_users/:endUserId/responses', listForEndUser()),
 	route('POST', '/v1/end_users/:endUserId/responses', create),
 	route('GET', '/v1/end_users/:endUserId/responses/promoters', listForEndUser('promoters')),
 	route('GET', '/v1/end_users/:endUserId/responses/passives', listForEndUser('passives')),
 	route('GET', '/v1/end_users/:endUserId/responses/detractors', listForEndUser('detractors')),
-	route('GET', '/v1/end_users/:endUserId/responses/:id', get),
-	route(
-		'DELETE',
-		'/v1/end_users/:endUserId/responses/:id',
-		removeRecord((account) => account.responses),
-	),
+	route('GET', '/v1/end_users/:endUserId/responses/:id', getRecord(responsesOf, responseView)),
+	route('DELETE', '/v1/end_users/:endUserId/responses/:id', removeRecord(responsesOf)),
 ];

@@ -1,5 +1,5 @@
 import { ApiError, notFound } from '../errors';
-import { noContent, type ApiCall } from '../http';
+import { noContent, ok, type ApiCall } from '../http';
 import type { ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
 import type { Account, EndUser, FakeStore, Properties, SurveyChannel } from '../store';
@@ -106,6 +106,20 @@ export function storeRecord<T extends SurveyRecord>(
 	if (user) user.lastSurveyed = Math.max(user.lastSurveyed ?? 0, record.createdAt);
 	return record;
 }
+
+/** GET /v1/end_users/:endUserId/<records>/:id: the record as `viewOf` shows it. */
+export const getRecord =
+	<T extends SurveyRecord>(
+		recordsOf: (account: Account) => Map<number, T>,
+		viewOf: (account: Account, record: T) => unknown,
+	) =>
+	(call: ApiCall) =>
+		ok(
+			viewOf(
+				call.account,
+				recordOf(recordsOf(call.account), call.pathParams.id, call.pathParams.endUserId),
+			),
+		);
 
 /** DELETE /v1/end_users/:endUserId/<records>/:id: 204. */
 export const removeRecord =

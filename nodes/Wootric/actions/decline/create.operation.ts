@@ -5,10 +5,9 @@ import {
 	endUserIdField,
 	readEndUserProperties,
 } from '../../helpers/fields';
-import { createSimplifyCollection, simplifyIfChosen } from '../../helpers/output';
-import { currentPropertiesFields } from '../../helpers/surveyRecords';
+import { currentPropertiesFields, sendRecordCreate } from '../../helpers/surveyRecords';
 import { createdAtSeconds, idParameter, nonEmptyText } from '../../helpers/validation';
-import { wootricRequest, type ParamHash } from '../../transport';
+import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -52,14 +51,5 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	if ('createdAt' in additional)
 		form.created_at = createdAtSeconds(this, itemIndex, additional.createdAt);
 	form.end_user = readEndUserProperties(this, itemIndex);
-	return async () => {
-		const created = await wootricRequest<IDataObject>(this, {
-			method: 'POST',
-			path: `/v1/end_users/${endUserId}/declines`,
-			form,
-			subject: `end user ${endUserId}`,
-			itemIndex,
-		});
-		return simplifyIfChosen(this, itemIndex, created, createSimplifyCollection(this));
-	};
+	return sendRecordCreate(this, itemIndex, 'decline', endUserId, form);
 }

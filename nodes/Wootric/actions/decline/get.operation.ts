@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserIdField, idField, simplifyOptionsCollection } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
-import { readEndUserRecord } from '../../helpers/surveyRecords';
-import { wootricRequest } from '../../transport';
+import { prepareRecordGet } from '../../helpers/surveyRecords';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -20,14 +18,5 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users/<end_user_id>/declines/<id>. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const { path, subject } = readEndUserRecord(this, itemIndex, 'decline');
-	return async () => {
-		const record = await wootricRequest<IDataObject>(this, {
-			method: 'GET',
-			path,
-			subject,
-			itemIndex,
-		});
-		return simplifyIfChosen(this, itemIndex, record);
-	};
+	return prepareRecordGet(this, itemIndex, 'decline');
 }

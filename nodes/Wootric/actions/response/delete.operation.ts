@@ -1,9 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserIdField, idField } from '../../helpers/fields';
-import { successRecord } from '../../helpers/output';
-import { readEndUserRecord } from '../../helpers/surveyRecords';
-import { wootricRequest } from '../../transport';
+import { prepareRecordDelete } from '../../helpers/surveyRecords';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -19,9 +17,5 @@ export const description: INodeProperties[] = [
 
 /** DELETE /v1/end_users/<end_user_id>/responses/<id>: 204, empty body. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const { endUserId, id, path, subject } = readEndUserRecord(this, itemIndex, 'response');
-	return async () => {
-		await wootricRequest(this, { method: 'DELETE', path, subject, itemIndex });
-		return successRecord({ deleted: true, id, end_user_id: endUserId });
-	};
+	return prepareRecordDelete(this, itemIndex, 'response');
 }
