@@ -1,15 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import type { ItemRequests } from '../actions/types';
-import {
-	listAll,
-	wootricRequest,
-	type ListRequest,
-	type ParamHash,
-	type TimeRange,
-	type UnreadableRecords,
-} from '../transport';
-import { createSimplifyCollection, simplifyIfChosen, successRecord } from './output';
+import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
 import { simplifyRecord } from './records';
 import {
 	endUserIdField,
@@ -22,97 +13,10 @@ import {
 import { idParameter } from './validation';
 
 /**
- * What the Response and Decline resources share: Create, Get and Delete of one end user's record,
- * Get Many over everyone's or one end user's records, and end-user properties kept with each
- * record.
+ * What the Response and Decline resources share (their requests for one end user's record are in
+ * actions/surveyRecordRequests.ts): Get Many over everyone's or one end user's records, and end-user
+ * properties kept with each record.
  */
-
-/** One response or decline of an end user, as Get and Delete address it. */
-export interface EndUserRecord {
-	endUserId: number;
-	id: number;
-	path: string;
-	/** Named in a 404. */
-	subject: string;
-}
-
-/**
- * Reads End User ID and Response ID / Decline ID:
- * /v1/end_users/<end_user_id>/<responses|declines>/<id>.
- */
-function readEndUserRecord(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	record: 'response' | 'decline',
-): EndUserRecord {
-	const endUserId = idParameter(context, itemIndex, 'endUserId', 'End User ID');
-	const id = idParameter(
-		context,
-		itemIndex,
-		`${record}Id`,
-		record === 'response' ? 'Response ID' : 'Decline ID',
-	);
-	return {
-		endUserId,
-		id,
-		path: `/v1/end_users/${endUserId}/${record}s/${id}`,
-		subject: `${record} ${id} of end user ${endUserId}`,
-	};
-}
-
-/** GET /v1/end_users/<end_user_id>/<responses|declines>/<id>: the record, simplified if chosen. */
-export function prepareRecordGet(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	record: 'response' | 'decline',
-): ItemRequests<IDataObject> {
-	const { path, subject } = readEndUserRecord(context, itemIndex, record);
-	return async () => {
-		const found = await wootricRequest<IDataObject>(context, {
-			method: 'GET',
-			path,
-			subject,
-			itemIndex,
-		});
-		return simplifyIfChosen(context, itemIndex, found);
-	};
-}
-
-/** DELETE /v1/end_users/<end_user_id>/<responses|declines>/<id>: 204, empty body. */
-export function prepareRecordDelete(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	record: 'response' | 'decline',
-): ItemRequests<IDataObject> {
-	const { endUserId, id, path, subject } = readEndUserRecord(context, itemIndex, record);
-	return async () => {
-		await wootricRequest(context, { method: 'DELETE', path, subject, itemIndex });
-		return successRecord({ deleted: true, id, end_user_id: endUserId });
-	};
-}
-
-/**
- * POST /v1/end_users/<id>/<responses|declines> with the `form` a Create read: the new record,
- * simplified if chosen.
- */
-export function sendRecordCreate(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	record: 'response' | 'decline',
-	endUserId: number,
-	form: ParamHash,
-): ItemRequests<IDataObject> {
-	return async () => {
-		const created = await wootricRequest<IDataObject>(context, {
-			method: 'POST',
-			path: `/v1/end_users/${endUserId}/${record}s`,
-			form,
-			subject: `end user ${endUserId}`,
-			itemIndex,
-		});
-		return simplifyIfChosen(context, itemIndex, created, createSimplifyCollection(context));
-	};
-}
 
 /**
  * `end_user[properties]` on create: the end user's current properties, also kept with the new

@@ -5,7 +5,8 @@ import {
 	endUserIdField,
 	readEndUserProperties,
 } from '../../helpers/fields';
-import { currentPropertiesFields, sendRecordCreate } from '../../helpers/surveyRecords';
+import { currentPropertiesFields } from '../../helpers/surveyRecords';
+import { sendRecordCreate } from '../surveyRecordRequests';
 import { createdAtSeconds, idParameter, nonEmptyText } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';

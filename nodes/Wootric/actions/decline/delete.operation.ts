@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserIdField, idField } from '../../helpers/fields';
-import { prepareRecordDelete } from '../../helpers/surveyRecords';
+import { prepareRecordDelete } from '../surveyRecordRequests';
 import type { ItemRequests } from '../types';
 
 export const option = {

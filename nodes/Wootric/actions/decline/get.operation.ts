@@ -1,7 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserIdField, idField, simplifyOptionsCollection } from '../../helpers/fields';
-import { prepareRecordGet } from '../../helpers/surveyRecords';
+import { prepareRecordGet } from '../surveyRecordRequests';
 import type { ItemRequests } from '../types';
 
 export const option = {
