@@ -1,9 +1,9 @@
 import { ExecuteContext } from 'n8n-core';
-import type { IDataObject, INode, INodeExecutionData } from 'n8n-workflow';
-import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData } from 'n8n-workflow';
+import { createRunExecutionData } from 'n8n-workflow';
 
 import { buildAdditionalData } from './additional-data';
-import { createHarnessWorkflow } from './harness-workflow';
+import { createItemsSourceWorkflow } from './harness-workflow';
 import { harnessNodeTypes } from './items-source-node';
 import type { NodeUnderTestOptions } from './node-under-test';
 import { prepareNodeUnderTest } from './node-under-test';
@@ -32,22 +32,7 @@ export async function parameterEvaluation(
 		options,
 		harnessNodeTypes,
 	);
-	const parent: INode = {
-		id: 'items-source',
-		name: 'Items Source',
-		type: 'n8n-harness.itemsSource',
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const { workflow } = createHarnessWorkflow({
-		nodes: [parent, node],
-		connections: {
-			[parent.name]: { main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]] },
-		},
-		nodeTypes,
-		timezone: options.timezone,
-	});
+	const { itemsSource, workflow } = createItemsSourceWorkflow(node, nodeTypes, options.timezone);
 	const items: INodeExecutionData[] = options.inputItems.map((json, item) => ({
 		json,
 		pairedItem: { item },
@@ -66,7 +51,7 @@ export async function parameterEvaluation(
 		{
 			node: workflow.getNode(node.name)!,
 			data: inputData,
-			source: { main: [{ previousNode: parent.name }] },
+			source: { main: [{ previousNode: itemsSource.name }] },
 		},
 		[],
 	);

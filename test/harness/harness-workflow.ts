@@ -1,6 +1,7 @@
 import type { IConnections, IDataObject, INode, IWorkflowBase } from 'n8n-workflow';
-import { Workflow } from 'n8n-workflow';
+import { NodeConnectionTypes, Workflow } from 'n8n-workflow';
 
+import { ITEMS_SOURCE_NODE_TYPE } from './items-source-node';
 import type { NodeTypeRegistry } from './type-registries';
 
 const WORKFLOW_ID = 'harness-workflow';
@@ -38,4 +39,34 @@ export function createHarnessWorkflow(options: {
 	};
 	const workflow = new Workflow({ ...workflowData, nodeTypes: options.nodeTypes });
 	return { workflowData, workflow };
+}
+
+/**
+ * The workflow "Items Source → node": the node under test with a real parent, whose output the
+ * harness's input items become.
+ */
+export function createItemsSourceWorkflow(
+	node: INode,
+	nodeTypes: NodeTypeRegistry,
+	timezone?: string,
+): { itemsSource: INode; workflowData: IWorkflowBase; workflow: Workflow } {
+	const itemsSource: INode = {
+		id: 'items-source',
+		name: 'Items Source',
+		type: ITEMS_SOURCE_NODE_TYPE,
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	};
+	const { workflowData, workflow } = createHarnessWorkflow({
+		nodes: [itemsSource, node],
+		connections: {
+			[itemsSource.name]: {
+				main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]],
+			},
+		},
+		nodeTypes,
+		timezone,
+	});
+	return { itemsSource, workflowData, workflow };
 }

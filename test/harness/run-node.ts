@@ -3,7 +3,6 @@ import type {
 	ExecutionError,
 	IBinaryKeyData,
 	IDataObject,
-	INode,
 	INodeExecutionData,
 	IRunData,
 } from 'n8n-workflow';
@@ -12,8 +11,8 @@ import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
 import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
-import { createHarnessWorkflow, nextExecutionId } from './harness-workflow';
-import { ITEMS_SOURCE_NODE_TYPE, harnessNodeTypes } from './items-source-node';
+import { createItemsSourceWorkflow, nextExecutionId } from './harness-workflow';
+import { harnessNodeTypes } from './items-source-node';
 import type { NodeUnderTestOptions } from './node-under-test';
 import { prepareNodeUnderTest } from './node-under-test';
 
@@ -65,24 +64,11 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 		harnessNodeTypes,
 	);
 	if (options.continueOnFail) node.onError = 'continueRegularOutput';
-	const itemsSource: INode = {
-		id: 'items-source',
-		name: 'Items Source',
-		type: ITEMS_SOURCE_NODE_TYPE,
-		typeVersion: 1,
-		position: [0, 0],
-		parameters: {},
-	};
-	const { workflowData, workflow } = createHarnessWorkflow({
-		nodes: [itemsSource, node],
-		connections: {
-			[itemsSource.name]: {
-				main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]],
-			},
-		},
+	const { itemsSource, workflowData, workflow } = createItemsSourceWorkflow(
+		node,
 		nodeTypes,
-		timezone: options.timezone,
-	});
+		options.timezone,
+	);
 
 	const executionId = nextExecutionId();
 	const inputItems = await toExecutionItems(
