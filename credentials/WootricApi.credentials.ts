@@ -111,6 +111,15 @@ export class WootricApi implements ICredentialType {
 			displayOptions: { show: { region: ['custom'] } },
 		},
 		{
+			displayName: 'Webhook Secret Token',
+			name: 'webhookSecret',
+			type: 'string',
+			typeOptions: { password: true },
+			default: '',
+			description:
+				'For the Wootric Webhook Trigger only: the secret token shown in Wootric under Settings → Outgoing Webhooks. Every webhook is checked against it.',
+		},
+		{
 			displayName: 'Access Token',
 			name: 'accessToken',
 			type: 'hidden',

@@ -7,6 +7,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { pollWootric } from './poll';
+import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './responseFilter';
 
 export class WootricTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -42,58 +43,7 @@ export class WootricTrigger implements INodeType {
 				default: ['response'],
 				description: 'Each item says which event it is in its "event" field',
 			},
-			{
-				displayName: 'Filters',
-				name: 'filters',
-				type: 'collection',
-				placeholder: 'Add Filter',
-				default: {},
-				description:
-					'Which responses start the workflow; declines have no score and are not filtered',
-				options: [
-					{
-						displayName: 'Include Excluded From Calculations',
-						name: 'includeExcluded',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to include responses excluded from NPS calculations (invalidated)',
-					},
-					{
-						displayName: 'Maximum Score',
-						name: 'maxScore',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 10 },
-						default: 10,
-					},
-					{
-						displayName: 'Minimum Score',
-						name: 'minScore',
-						type: 'number',
-						typeOptions: { minValue: 0, maxValue: 10 },
-						default: 0,
-					},
-					{
-						displayName: 'NPS Category',
-						name: 'categories',
-						type: 'multiOptions',
-						options: [
-							{ name: 'Detractor (0–6)', value: 'detractor' },
-							{ name: 'Passive (7–8)', value: 'passive' },
-							{ name: 'Promoter (9–10)', value: 'promoter' },
-						],
-						default: [],
-						description: 'Only responses of these categories; none chosen means all',
-					},
-					{
-						displayName: 'Only With a Comment',
-						name: 'onlyWithComment',
-						type: 'boolean',
-						default: false,
-						description: 'Whether to skip responses that have a score but no comment',
-					},
-				],
-			},
+			RESPONSE_FILTERS,
 			{
 				displayName: 'Options',
 				name: 'options',
@@ -118,14 +68,7 @@ export class WootricTrigger implements INodeType {
 						description:
 							'Also look this far back for records that arrive late with an older creation time (e.g. imported with created_at). Records already emitted are never emitted again.',
 					},
-					{
-						displayName: 'Simplify',
-						name: 'simplify',
-						type: 'boolean',
-						default: false,
-						description:
-							'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
-					},
+					SIMPLIFY_OPTION,
 					{
 						displayName: 'Start From',
 						name: 'startFrom',

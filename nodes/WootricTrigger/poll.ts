@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
-import { simplifyRecord, type NpsCategory } from '../Wootric/helpers/records';
+import { simplifyRecord } from '../Wootric/helpers/records';
 import {
 	isNotFound,
 	listAll,
@@ -36,6 +36,7 @@ import {
 	type ResponseFilter,
 	type Stream,
 } from './events';
+import { readResponseFilter } from './responseFilter';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
@@ -68,22 +69,6 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const minScore = integerValue(context, undefined, 'Minimum Score', filters.minScore ?? 0, {
-		min: 0,
-		max: 10,
-	});
-	const maxScore = integerValue(context, undefined, 'Maximum Score', filters.maxScore ?? 10, {
-		min: 0,
-		max: 10,
-	});
-	if (minScore > maxScore)
-		throw invalid(
-			context,
-			undefined,
-			'Minimum Score',
-			`must not be above the Maximum Score (${maxScore})`,
-			minScore,
-		);
 	const completeAfterMinutes = integerValue(
 		context,
 		undefined,
@@ -93,13 +78,7 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 	);
 	return {
 		events,
-		filter: {
-			categories: (filters.categories as NpsCategory[] | undefined) ?? [],
-			minScore,
-			maxScore,
-			onlyWithComment: filters.onlyWithComment === true,
-			includeExcluded: filters.includeExcluded === true,
-		},
+		filter: readResponseFilter(context, filters),
 		includeEndUser: options.includeEndUser === true,
 		simplify: options.simplify === true,
 		startFrom: options.startFrom

@@ -17,9 +17,12 @@ const LAYERS: Array<{ name: string; holds: (file: string) => boolean }> = [
 	{
 		name: 'actions/, methods/ and the trigger',
 		holds: (file) =>
-			['nodes/Wootric/actions/', 'nodes/Wootric/methods/', 'nodes/WootricTrigger/'].some((folder) =>
-				file.startsWith(folder),
-			),
+			[
+				'nodes/Wootric/actions/',
+				'nodes/Wootric/methods/',
+				'nodes/WootricTrigger/',
+				'nodes/WootricWebhookTrigger/',
+			].some((folder) => file.startsWith(folder)),
 	},
 	{ name: 'helpers/', holds: (file) => file.startsWith('nodes/Wootric/helpers/') },
 	{ name: 'transport/', holds: (file) => file.startsWith('nodes/Wootric/transport/') },

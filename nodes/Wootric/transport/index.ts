@@ -8,5 +8,5 @@ export {
 	type UnreadableRecords,
 } from './paging';
 export { flattenParams, type ParamHash } from './encoding';
-export { wootricSeconds } from './datetime';
+export { parseWootricDatetime, wootricSeconds } from './datetime';
 export { isNotFound } from './failures';

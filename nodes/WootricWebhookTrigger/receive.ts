@@ -1,0 +1,138 @@
+import type {
+	IDataObject,
+	IHookFunctions,
+	INodeExecutionData,
+	IWebhookFunctions,
+	IWebhookResponseData,
+} from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
+
+import { simplifyRecord } from '../Wootric/helpers/records';
+import { invalid } from '../Wootric/helpers/validation';
+import {
+	hasComment,
+	matchesFilter,
+	type EventName,
+	type ResponseFilter,
+} from '../WootricTrigger/events';
+import { readResponseFilter } from '../WootricTrigger/responseFilter';
+import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
+import { deliveryMemory, forgetDeliveries, type DeliveryMemory } from './deliveryMemory';
+import { checkSignature } from './signature';
+
+interface WebhookSettings {
+	events: EventName[];
+	filter: ResponseFilter;
+	simplify: boolean;
+}
+
+export const SECRET_HELP =
+	'Copy the secret token from Wootric (Settings → Outgoing Webhooks) into the Webhook Secret Token field of this node\'s "Wootric API" credential';
+
+function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSettings {
+	const events = context.getNodeParameter('events', []) as EventName[];
+	if (events.length === 0)
+		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	return {
+		events,
+		filter: readResponseFilter(context, filters),
+		simplify: options.simplify === true,
+	};
+}
+
+async function webhookSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+	const credentials = await context.getCredentials('wootricApi');
+	return typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
+}
+
+function memoryKey(context: IHookFunctions | IWebhookFunctions): string {
+	return `${context.getWorkflow().id}:${context.getNode().id}:${context.getMode()}`;
+}
+
+/**
+ * On activation and on "Listen for test event": the service cannot be told the URL (it has no API
+ * for webhooks), so this only refuses a node whose webhooks could not be checked or emitted.
+ */
+export async function checkReadyToReceive(context: IHookFunctions): Promise<boolean> {
+	readSettings(context);
+	if ((await webhookSecret(context)) === '')
+		throw new NodeOperationError(
+			context.getNode(),
+			'No webhook secret token to check webhooks with',
+			{
+				description: `${SECRET_HELP}. Without it every webhook would be refused.`,
+			},
+		);
+	// Nothing to create on the service's side: the user pastes the URL there.
+	return true;
+}
+
+export function forgetReceived(context: IHookFunctions): boolean {
+	forgetDeliveries(memoryKey(context));
+	return true;
+}
+
+/** An answer to the service that emits nothing; the body never repeats what was received. */
+function answer(context: IWebhookFunctions, status: number, message: string): IWebhookResponseData {
+	const response = context.getResponseObject();
+	response.writeHead(status, { 'Content-Type': 'application/json; charset=utf-8' });
+	response.end(JSON.stringify({ message }));
+	return { noWebhookResponse: true };
+}
+
+/**
+ * The items one delivery starts the workflow with (none for a repeat or a filtered event). A
+ * response created without a comment and given one later reaches a workflow that watches Response
+ * Created with Only With a Comment once, at that update, as Response Created.
+ */
+function itemsFor(
+	delivery: Delivery,
+	settings: WebhookSettings,
+	memory: DeliveryMemory,
+): INodeExecutionData[] {
+	const { event, record, id, updatedSecond } = delivery;
+	if (!memory.events.add(`${event}:${id}:${updatedSecond}`)) return [];
+	const watching = (name: EventName) => settings.events.includes(name);
+	const item = (name: EventName): INodeExecutionData[] => [
+		{ json: { event: name, ...(settings.simplify ? simplifyRecord(record) : record) } },
+	];
+	if (event === 'decline') return watching('decline') ? item('decline') : [];
+
+	const { filter } = settings;
+	// The API's lists leave invalidated responses out unless asked for them; so does this.
+	if (record.excluded_from_calculations === true && !filter.includeExcluded) return [];
+	if (!matchesFilter(event, record, filter)) return [];
+	const completesNew = event === 'response' || (filter.onlyWithComment && hasComment(record));
+	if (watching('response') && completesNew && !memory.announced.has(id)) {
+		memory.announced.add(id);
+		return item('response');
+	}
+	return event === 'responseUpdated' && watching('responseUpdated') ? item('responseUpdated') : [];
+}
+
+/**
+ * One webhook: its signature checked against the credential's secret before anything else (401,
+ * nothing read from the body), then its body (400 when unreadable), then repeats and filters.
+ */
+export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebhookResponseData> {
+	const request = context.getRequestObject();
+	const secret = await webhookSecret(context);
+	if (secret === '') return answer(context, 401, `Webhooks cannot be checked: ${SECRET_HELP}`);
+	const body: Buffer = request.rawBody ?? Buffer.alloc(0);
+	const signature = checkSignature(body, request.headers['x-wootric-signature'], secret);
+	if (signature !== 'valid')
+		return answer(context, 401, `X-Wootric-Signature: ${signature}; the webhook was ignored`);
+
+	let delivery: Delivery;
+	try {
+		delivery = readDelivery(body, request.headers['content-type']);
+	} catch (error) {
+		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+	const items = itemsFor(delivery, readSettings(context), deliveryMemory(memoryKey(context)));
+	if (items.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
+	return { workflowData: [items] };
+}
