@@ -16,7 +16,11 @@ import {
 export const N8N_DATABASE_FILE = join('n8n-user', '.n8n', 'database.sqlite');
 
 /** The node and credential types the package must add to n8n. */
-export const PACKAGE_NODE_TYPES = ['n8n-nodes-wootric.wootric', 'n8n-nodes-wootric.wootricTrigger'];
+export const PACKAGE_NODE_TYPES = [
+	'n8n-nodes-wootric.wootric',
+	'n8n-nodes-wootric.wootricTrigger',
+	'n8n-nodes-wootric.wootricWebhookTrigger',
+];
 export const PACKAGE_CREDENTIAL_TYPES = ['wootricApi'];
 
 export interface N8nWithPackageOptions {

@@ -27,6 +27,8 @@ export interface WorkflowFile {
 export interface SandboxLogin {
 	email: string;
 	password: string;
+	/** The account's secret token for outgoing webhooks (the Webhook Trigger checks with it). */
+	webhookSecret: string;
 }
 
 /** The credential's data: the password grant against the sandbox (Region "Custom Base URL"). */
@@ -40,6 +42,7 @@ export function sandboxCredentialData(
 		password: login.password,
 		region: 'custom',
 		baseUrl,
+		webhookSecret: login.webhookSecret,
 	};
 }
 

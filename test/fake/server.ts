@@ -38,6 +38,8 @@ export interface FakeCredentials {
 	accountToken: string;
 	clientId: string;
 	clientSecret: string;
+	/** The secret token the account's outgoing webhooks are signed with. */
+	webhookSecret: string;
 }
 
 const ACCOUNT_TOKEN_PREFIX: Record<Region, string> = { us: 'NPS-', eu: 'NPS-EU-', au: 'NPS-AU-' };
@@ -91,6 +93,7 @@ export class FakeWootric {
 			accountToken: this.account.token,
 			clientId: `client-${region}`,
 			clientSecret: 'client-secret-value',
+			webhookSecret: `whsec-${region}-5f0c2a9e`,
 		};
 		this.store.logins.push({
 			email: this.credentials.email,
