@@ -20,6 +20,8 @@ export interface WorkflowFile {
 		type: string;
 		parameters: Record<string, unknown>;
 		credentials?: Record<string, { id: string; name: string }>;
+		/** A webhook node's part of its URL path, which n8n gives it when it is added. */
+		webhookId?: string;
 	}>;
 	[key: string]: unknown;
 }
@@ -76,4 +78,22 @@ export function writeWorkflowsForImport(
 		const adapted = options.adapt ? options.adapt(pointed) : pointed;
 		writeFileSync(join(target, `${workflow.id}.json`), `${JSON.stringify(adapted, null, 2)}\n`);
 	}
+}
+
+export const WEBHOOK_TRIGGER_TYPE = 'n8n-nodes-wootric.wootricWebhookTrigger';
+
+/**
+ * Where Wootric must send its webhooks for a workflow's Wootric Webhook Trigger: the node's
+ * Production URL (`<n8n>/webhook/<webhookId>/webhook`), or its Test URL while listening for a test
+ * event.
+ */
+export function webhookTriggerUrl(
+	n8nBaseUrl: string,
+	workflow: WorkflowFile,
+	kind: 'production' | 'test' = 'production',
+): string {
+	const trigger = workflow.nodes.find((node) => node.type === WEBHOOK_TRIGGER_TYPE);
+	if (!trigger?.webhookId)
+		throw new Error(`Workflow "${workflow.name}" has no Wootric Webhook Trigger with a webhookId`);
+	return `${n8nBaseUrl}/${kind === 'production' ? 'webhook' : 'webhook-test'}/${trigger.webhookId}/webhook`;
 }
