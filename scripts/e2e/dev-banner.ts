@@ -33,8 +33,10 @@ n8n is ready: ${facts.n8nUrl}
   Log in as ${facts.owner.email} / ${facts.owner.password}
 
 The example workflows are imported (Overview → Workflows), using the credential "Wootric sandbox".
-Try the headline flow: open "New detractor → ticket" and publish it; run "Record a detractor";
-within a minute a ticket is printed here.
+Try the headline flow: open "New detractor → ticket (instant)" and publish it; run "Record a detractor";
+the ticket is printed here at once: the sandbox sends its webhooks to that workflow's Production URL.
+Or publish "New detractor → ticket", which polls instead: the ticket comes within a minute. Publish one of
+the two, not both, or each detractor opens two tickets.
 
   Fake Wootric API (sandbox) ${sandbox.baseUrl}, with demo data
     password grant: ${sandbox.email} / ${sandbox.password}; client credentials: ${sandbox.clientId} / ${sandbox.clientSecret}

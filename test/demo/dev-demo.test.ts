@@ -48,8 +48,9 @@ describe('npm run dev: the demo', () => {
 
 	it('names the headline flow by its workflows, and says whether n8n is kept', () => {
 		expect(banner()).toContain(
-			`"${workflowNamed('New detractor → ticket').name}" and publish it; run "${workflowNamed('Record a detractor').name}"`,
+			`"${workflowNamed('New detractor → ticket (instant)').name}" and publish it; run "${workflowNamed('Record a detractor').name}"`,
 		);
+		expect(banner()).toContain(`Or publish "${workflowNamed('New detractor → ticket').name}"`);
 		expect(banner()).toContain(
 			'thrown away on Ctrl+C; to keep them, run it as N8N_DEV_FOLDER=<folder> npm run dev',
 		);
