@@ -15,3 +15,5 @@ export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';
 export { shownToUsers } from './shown';
 export { evaluateParameter, parameterEvaluation } from './evaluate-parameter';
 export type { EvaluateParameter, ParameterEvaluationOptions } from './evaluate-parameter';
+export { startWebhookTrigger } from './run-webhook';
+export type { WebhookExecution, WebhookTrigger } from './run-webhook';
