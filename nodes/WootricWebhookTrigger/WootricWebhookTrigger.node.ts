@@ -8,7 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from '../WootricTrigger/responseFilter';
-import { checkReadyToReceive, forgetReceived, receiveWebhook } from './receive';
+import { forgetTestDeliveries, receiveWebhook, startReceiving } from './receive';
 
 const SETUP_STEPS =
 	'To connect Wootric: 1) copy the Production URL above (n8n must be reachable from the internet: a public URL or a tunnel); 2) in Wootric, open Settings → Outgoing Webhooks, paste it and choose the events; 3) copy the secret token shown there into the Webhook Secret Token field of the "Wootric API" credential, then publish this workflow.';
@@ -85,14 +85,16 @@ export class WootricWebhookTrigger implements INodeType {
 
 	webhookMethods = {
 		default: {
+			// Nothing is registered on the service's side (the user pastes the URL there): n8n calls
+			// create on every activation and every "Listen for test event".
 			async checkExists(this: IHookFunctions): Promise<boolean> {
-				return await checkReadyToReceive(this);
+				return false;
 			},
 			async create(this: IHookFunctions): Promise<boolean> {
-				return true;
+				return await startReceiving(this);
 			},
 			async delete(this: IHookFunctions): Promise<boolean> {
-				return forgetReceived(this);
+				return forgetTestDeliveries(this);
 			},
 		},
 	};

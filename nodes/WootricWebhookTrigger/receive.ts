@@ -47,15 +47,26 @@ async function webhookSecret(context: IHookFunctions | IWebhookFunctions): Promi
 	return typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
 }
 
-function memoryKey(context: IHookFunctions | IWebhookFunctions): string {
-	return `${context.getWorkflow().id}:${context.getNode().id}:${context.getMode()}`;
+/**
+ * The node has two webhooks: production's, and the test one "Listen for test event" opens. n8n
+ * calls webhook() in mode 'webhook' or 'manual' and activates in mode 'trigger' or 'manual', but
+ * calls delete in mode 'internal' for both.
+ */
+type WebhookKind = 'production' | 'test';
+
+const kindOf = (context: IHookFunctions | IWebhookFunctions): WebhookKind =>
+	context.getMode() === 'manual' ? 'test' : 'production';
+
+function memoryKey(context: IHookFunctions | IWebhookFunctions, kind: WebhookKind): string {
+	return `${context.getWorkflow().id}:${context.getNode().id}:${kind}`;
 }
 
 /**
  * On activation and on "Listen for test event": the service cannot be told the URL (it has no API
- * for webhooks), so this only refuses a node whose webhooks could not be checked or emitted.
+ * for webhooks), so this only refuses a node whose webhooks could not be checked or emitted, and
+ * starts the webhook's memory afresh.
  */
-export async function checkReadyToReceive(context: IHookFunctions): Promise<boolean> {
+export async function startReceiving(context: IHookFunctions): Promise<boolean> {
 	readSettings(context);
 	if ((await webhookSecret(context)) === '')
 		throw new NodeOperationError(
@@ -65,12 +76,17 @@ export async function checkReadyToReceive(context: IHookFunctions): Promise<bool
 				description: `${SECRET_HELP}. Without it every webhook would be refused.`,
 			},
 		);
-	// Nothing to create on the service's side: the user pastes the URL there.
+	forgetDeliveries(memoryKey(context, kindOf(context)));
 	return true;
 }
 
-export function forgetReceived(context: IHookFunctions): boolean {
-	forgetDeliveries(memoryKey(context));
+/**
+ * On deactivation and when a test listen ends, which n8n does not tell apart: production's memory
+ * stays (until the next activation starts it afresh), so that a test never makes production emit a
+ * repeat.
+ */
+export function forgetTestDeliveries(context: IHookFunctions): boolean {
+	forgetDeliveries(memoryKey(context, 'test'));
 	return true;
 }
 
@@ -132,7 +148,11 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-	const items = itemsFor(delivery, readSettings(context), deliveryMemory(memoryKey(context)));
+	const items = itemsFor(
+		delivery,
+		readSettings(context),
+		deliveryMemory(memoryKey(context, kindOf(context))),
+	);
 	if (items.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
 	return { workflowData: [items] };
 }
