@@ -104,9 +104,12 @@ function bracketFields(text: string): IDataObject {
 	return fields;
 }
 
+const NOT_JSON = Symbol('not JSON');
+
 function jsonFields(text: string): IDataObject {
-	const parsed = jsonParse<unknown>(text, { fallbackValue: undefined });
-	if (parsed === undefined) throw new UnreadableDelivery('The body is not valid JSON');
+	// Not undefined: jsonParse rethrows JSON.parse's error when the fallback value is undefined.
+	const parsed = jsonParse<unknown>(text, { fallbackValue: NOT_JSON });
+	if (parsed === NOT_JSON) throw new UnreadableDelivery('The body is not valid JSON');
 	if (!isObject(parsed)) throw new UnreadableDelivery('The JSON body must be an object');
 	return parsed;
 }
