@@ -50,7 +50,11 @@ export function readDelivery(body: Buffer, contentType: string | undefined): Del
 	const fieldsOfRecord = fields[kind];
 	if (!isObject(fieldsOfRecord))
 		throw new UnreadableDelivery(`${kind} must hold fields, as ${kind}[id]`);
-	const event = own(EVENT_NAMES[kind], String(fields.event_name)) as EventName | undefined;
+	// A JSON event_name may be anything, even an object that cannot become text.
+	const event =
+		typeof fields.event_name === 'string'
+			? (own(EVENT_NAMES[kind], fields.event_name) as EventName | undefined)
+			: undefined;
 	if (event === undefined)
 		throw new UnreadableDelivery(
 			`event_name must be ${Object.keys(EVENT_NAMES[kind]).join(' or ')} for a ${kind}`,
