@@ -163,8 +163,9 @@ const datetime =
 		return new Date(milliseconds).toISOString();
 	};
 
+/** A form cannot send null: the service sends a value it has none of as empty (`text=`). */
 const text = (field: string, value: unknown): string | null => {
-	if (value === undefined || value === null) return null;
+	if (blank(value)) return null;
 	if (typeof value !== 'string') throw new UnreadableDelivery(`${field} must be text`);
 	return value;
 };
@@ -221,7 +222,7 @@ function typedRecord(kind: string, fields: IDataObject, names: string[]): IDataO
 
 function responseRecord(fields: IDataObject): IDataObject {
 	const record = typedRecord('response', fields, Object.keys(RECORD_FIELDS));
-	// An empty comment is sent as `text=`; a response without one reads as the API's: no text.
+	// A response without a comment reads as the API's, whether text came empty or not at all.
 	if (record.text === undefined) record.text = null;
 	return record;
 }
