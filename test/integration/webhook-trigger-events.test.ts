@@ -1,0 +1,280 @@
+import type { IDataObject, INodeParameters } from 'n8n-workflow';
+
+import {
+	addDecline,
+	addResponse,
+	changeResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
+import type { EndUser, SurveyResponse } from '../fake/store';
+import { declinePayload, responsePayload, type WebhookPayload } from '../fake/webhook-body';
+import {
+	closeWebhookSessions,
+	NOTHING_TO_START,
+	WebhookSession,
+	WORKFLOW_STARTED,
+} from '../support/webhooks';
+
+/**
+ * Which deliveries start the workflow: the events chosen, the response filters, and the service's
+ * at-least-once, unordered delivery (a repeat emits once, an `updated` may come before its
+ * `created`).
+ */
+describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
+	let fake: FakeWootric;
+	let user: EndUser;
+
+	beforeEach(async () => {
+		fake = await startFakeWootric();
+		user = createEndUser(fake.account, fake.store, 'ada@example.com');
+	});
+	afterEach(async () => {
+		await closeWebhookSessions();
+		await fake.close();
+	});
+
+	const start = async (parameters: INodeParameters) => await WebhookSession.start(fake, parameters);
+	/** A response stored now, and its Response Created webhook as the service sends it now. */
+	const respond = (fields: Partial<SurveyResponse> = {}) => {
+		const response = addResponse(fake.account, fake.store, {
+			endUserId: user.id,
+			score: 8,
+			...fields,
+		});
+		return {
+			id: response.id,
+			created: responsePayload(fake.account, response, 'created', fake.clock.now()),
+		};
+	};
+	/** The response changed a second after its last change, and its Response Updated webhook. */
+	const update = (id: number, changes: Parameters<typeof changeResponse>[3]) => {
+		const { updatedAt } = fake.account.responses.get(id) as SurveyResponse;
+		const changed = changeResponse(fake.account, fake.store, id, changes, updatedAt + 1);
+		return responsePayload(fake.account, changed, 'updated', fake.clock.now());
+	};
+	/** A decline stored now, and its Decline Created webhook. */
+	const decline = () => {
+		const stored = addDecline(fake.account, fake.store, { endUserId: user.id });
+		return { id: stored.id, created: declinePayload(fake.account, stored, fake.clock.now()) };
+	};
+	/** Each emitted item as `<event>:<id>`, oldest first. */
+	const emitted = (session: WebhookSession) =>
+		session.emitted.map((item: IDataObject) => `${item.event as string}:${item.id as number}`);
+	const deliverAll = async (session: WebhookSession, payloads: WebhookPayload[]) => {
+		for (const payload of payloads) await session.deliver(payload);
+	};
+
+	it.each([
+		[['response'], ['response']],
+		[['responseUpdated'], ['responseUpdated']],
+		[['decline'], ['decline']],
+		[
+			['response', 'responseUpdated', 'decline'],
+			['response', 'responseUpdated', 'decline'],
+		],
+	])('watching %j, of a created, an updated and a decline emits %j', async (events, expected) => {
+		const session = await start({ events });
+		const response = respond();
+
+		await deliverAll(session, [
+			response.created,
+			update(response.id, { completed: true }),
+			decline().created,
+		]);
+
+		expect(session.emitted.map((item) => item.event)).toEqual(expected);
+	});
+
+	describe('the response filters', () => {
+		const scores = Array.from({ length: 11 }, (_, score) => score);
+
+		it.each<[string, INodeParameters, number[]]>([
+			['Detractor', { categories: ['detractor'] }, [0, 1, 2, 3, 4, 5, 6]],
+			['Passive and Promoter', { categories: ['passive', 'promoter'] }, [7, 8, 9, 10]],
+			['Minimum Score 5, Maximum Score 8', { minScore: 5, maxScore: 8 }, [5, 6, 7, 8]],
+			['Promoter, Maximum Score 9', { categories: ['promoter'], maxScore: 9 }, [9]],
+			['none', {}, scores],
+		])('%s: of scores 0 to 10, emits %j', async (_, filters, expected) => {
+			const session = await start({ events: ['response', 'decline'], filters });
+
+			await deliverAll(session, [
+				...scores.map((score) => respond({ score }).created),
+				decline().created,
+			]);
+
+			expect(
+				session.emitted.filter((item) => item.event === 'response').map((item) => item.score),
+			).toEqual(expected);
+			// Declines have no score: no filter holds them back.
+			expect(session.emitted.filter((item) => item.event === 'decline')).toHaveLength(1);
+		});
+
+		it.each([
+			[true, ['commented']],
+			[false, ['commented', 'silent', 'blank']],
+		])(
+			'Only With a Comment %s: of a commented, a silent and a blank-text response, emits %j',
+			async (onlyWithComment, expected) => {
+				const session = await start({ events: ['response'], filters: { onlyWithComment } });
+				const responses = {
+					commented: respond({ text: 'Great support' }),
+					silent: respond({ text: null }),
+					blank: respond({ text: '   ' }),
+				};
+
+				await deliverAll(
+					session,
+					Object.values(responses).map((response) => response.created),
+				);
+
+				expect(session.emitted.map((item) => item.id)).toEqual(
+					expected.map((name) => responses[name as keyof typeof responses].id),
+				);
+			},
+		);
+
+		it.each([
+			[false, []],
+			[true, ['response', 'responseUpdated']],
+		])(
+			'Include Excluded From Calculations %s: an invalidated response emits %j',
+			async (includeExcluded, expected) => {
+				const session = await start({
+					events: ['response', 'responseUpdated'],
+					filters: { includeExcluded },
+				});
+				const response = respond({ excludedFromCalculations: true });
+
+				await deliverAll(session, [response.created, update(response.id, { text: 'spam' })]);
+
+				expect(session.emitted.map((item) => item.event)).toEqual(expected);
+			},
+		);
+	});
+
+	describe('at-least-once delivery', () => {
+		it('the same event delivered twice emits once; the second is answered that nothing started', async () => {
+			const session = await start({ events: ['response', 'responseUpdated', 'decline'] });
+			const response = respond();
+			const declined = decline();
+			const changed = update(response.id, { text: 'Thanks' });
+
+			const twice = [response.created, changed, declined.created].flatMap((payload) => [
+				payload,
+				payload,
+			]);
+
+			const answers = [];
+			for (const payload of twice) answers.push(await session.deliver(payload));
+
+			expect(emitted(session)).toEqual([
+				`response:${response.id}`,
+				`responseUpdated:${response.id}`,
+				`decline:${declined.id}`,
+			]);
+			const started = [200, WORKFLOW_STARTED];
+			const repeat = [200, JSON.stringify(NOTHING_TO_START)];
+			expect(answers.map(({ status, text }) => [status, text])).toEqual([
+				started,
+				repeat,
+				started,
+				repeat,
+				started,
+				repeat,
+			]);
+		});
+
+		it('the same event arriving as a form and as JSON is one event', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+
+			await session.deliver(response.created, 'form');
+			await session.deliver(response.created, 'json');
+
+			expect(emitted(session)).toEqual([`response:${response.id}`]);
+		});
+
+		it('the same event delivered five times at once emits once', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+
+			const answers = await Promise.all(
+				Array.from({ length: 5 }, async () => await session.deliver(response.created)),
+			);
+
+			expect(answers.map(({ status }) => status)).toEqual([200, 200, 200, 200, 200]);
+			expect(session.trigger.executions).toHaveLength(1);
+			expect(emitted(session)).toEqual([`response:${response.id}`]);
+		});
+
+		it('two updates of one response in different seconds are two events', async () => {
+			const session = await start({ events: ['responseUpdated'] });
+			const response = respond();
+			const first = update(response.id, { text: 'Slow' });
+			const second = update(response.id, { text: 'Slow, then fixed' });
+
+			await deliverAll(session, [first, second, first]);
+
+			expect(session.emitted.map((item) => item.text)).toEqual(['Slow', 'Slow, then fixed']);
+		});
+
+		it('an updated arriving before its created loses neither', async () => {
+			const session = await start({ events: ['response', 'responseUpdated'] });
+			const response = respond();
+			const changed = update(response.id, { text: 'Thanks' });
+
+			await deliverAll(session, [changed, response.created]);
+
+			expect(emitted(session)).toEqual([
+				`responseUpdated:${response.id}`,
+				`response:${response.id}`,
+			]);
+		});
+	});
+
+	describe('Only With a Comment, a response created without text and given one later', () => {
+		it.each([
+			['created, then updated with text', (c: WebhookPayload, u: WebhookPayload) => [c, u]],
+			['the update arriving first', (c: WebhookPayload, u: WebhookPayload) => [u, c]],
+			['each delivered twice', (c: WebhookPayload, u: WebhookPayload) => [c, u, c, u]],
+		])('%s: reaches the workflow once, as Response Created, with its comment', async (_, order) => {
+			const session = await start({ events: ['response'], filters: { onlyWithComment: true } });
+			const response = respond({ text: null });
+			const withComment = update(response.id, { text: 'Took a while' });
+
+			await deliverAll(session, order(response.created, withComment));
+
+			expect(session.emitted).toEqual([
+				expect.objectContaining({ event: 'response', id: response.id, text: 'Took a while' }),
+			]);
+		});
+
+		it('watching Response Updated too: that update is the Response Created; a later one is a Response Updated', async () => {
+			const session = await start({
+				events: ['response', 'responseUpdated'],
+				filters: { onlyWithComment: true },
+			});
+			const response = respond({ text: null });
+			const withComment = update(response.id, { text: 'Took a while' });
+			const edited = update(response.id, { text: 'Took a while, but fine' });
+
+			await deliverAll(session, [response.created, withComment, edited]);
+
+			expect(session.emitted.map(({ event, text }) => [event, text])).toEqual([
+				['response', 'Took a while'],
+				['responseUpdated', 'Took a while, but fine'],
+			]);
+		});
+
+		it('a response that never gets a comment never reaches the workflow', async () => {
+			const session = await start({ events: ['response'], filters: { onlyWithComment: true } });
+			const response = respond({ text: null });
+
+			await deliverAll(session, [response.created, update(response.id, { completed: true })]);
+
+			expect(session.emitted).toEqual([]);
+		});
+	});
+});
