@@ -14,9 +14,9 @@
  * again; with several webhook processes (queue mode), each process remembers what it received.
  *
  * Bound: per node, the last REMEMBERED events and REMEMBERED responses emitted as created; at most
- * NODES memories (the least recently used is forgotten). Each activation of the workflow starts its
- * production memory afresh, and each "Listen for test event" its test memory, which also goes when
- * the listen ends.
+ * NODES memories (the least recently used is forgotten). Each "Listen for test event" starts its
+ * test memory afresh, and that memory goes when the listen ends; production's stays while the
+ * process runs.
  */
 const REMEMBERED = 10_000;
 const NODES = 200;

@@ -63,8 +63,10 @@ function memoryKey(context: IHookFunctions | IWebhookFunctions, kind: WebhookKin
 
 /**
  * On activation and on "Listen for test event": the service cannot be told the URL (it has no API
- * for webhooks), so this only refuses a node whose webhooks could not be checked or emitted, and
- * starts the webhook's memory afresh.
+ * for webhooks), so this only refuses a node whose webhooks could not be checked or emitted. Each
+ * test listen starts afresh, so the same sample can be sent again; production's memory outlives a
+ * publish again (saving the workflow republishes it), so a repeat arriving around it is still
+ * recognised.
  */
 export async function startReceiving(context: IHookFunctions): Promise<boolean> {
 	readSettings(context);
@@ -76,14 +78,13 @@ export async function startReceiving(context: IHookFunctions): Promise<boolean> 
 				description: `${SECRET_HELP}. Without it every webhook would be refused.`,
 			},
 		);
-	forgetDeliveries(memoryKey(context, kindOf(context)));
+	if (kindOf(context) === 'test') forgetDeliveries(memoryKey(context, 'test'));
 	return true;
 }
 
 /**
  * On deactivation and when a test listen ends, which n8n does not tell apart: production's memory
- * stays (until the next activation starts it afresh), so that a test never makes production emit a
- * repeat.
+ * stays, so that neither makes production emit a repeat.
  */
 export function forgetTestDeliveries(context: IHookFunctions): boolean {
 	forgetDeliveries(memoryKey(context, 'test'));
