@@ -15,6 +15,7 @@ import { ApiError, notFound } from './errors';
 import { FaultInjector, type Fault } from './faults';
 import type { FakeRequest, Reply, UploadedFile } from './http';
 import type { TieOrder } from './listing';
+import { OutgoingWebhooks } from './outgoing-webhooks';
 import { RateLimiter } from './rate-limits';
 import { allRoutes } from './resources';
 import { runDeletions } from './resources/end-users';
@@ -46,7 +47,8 @@ const ACCOUNT_TOKEN_PREFIX: Record<Region, string> = { us: 'NPS-', eu: 'NPS-EU-'
 
 /**
  * A fake of the Wootric API on 127.0.0.1 (an ephemeral port): in memory, with a request log,
- * fault injection and rate limits for tests. Start several for several regions.
+ * fault injection and rate limits for tests, and the account's outgoing webhooks. Start several for
+ * several regions.
  */
 export class FakeWootric {
 	/** Every instance started in this test file, for the secret guard. */
@@ -74,6 +76,8 @@ export class FakeWootric {
 	private handling = 0;
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
+	/** The default account's outgoing webhooks, signed with `credentials.webhookSecret`. */
+	readonly outgoingWebhooks: OutgoingWebhooks;
 	private readonly router = new Router(allRoutes);
 	private readonly server: Server;
 	private readonly sockets = new Set<Socket>();
@@ -95,6 +99,11 @@ export class FakeWootric {
 			clientSecret: 'client-secret-value',
 			webhookSecret: `whsec-${region}-5f0c2a9e`,
 		};
+		this.outgoingWebhooks = new OutgoingWebhooks(
+			this.account,
+			this.clock,
+			this.credentials.webhookSecret,
+		);
 		this.store.logins.push({
 			email: this.credentials.email,
 			password: this.credentials.password,
