@@ -10,24 +10,30 @@ export type Fault =
 	/** Closes the connection without an answer. */
 	| { kind: 'dropConnection' };
 
-export interface FaultRule {
+/** One rule of a FaultSchedule: the next `times` (default 1) subjects it matches get `fault`. */
+export interface ScheduledFault<F> {
+	times?: number;
+	fault: F;
+}
+
+export interface FaultRule extends ScheduledFault<Fault> {
 	method?: string;
 	/** A path, or a pattern for paths (e.g. /^\/v1\/end_users\/\d+\/responses$/). */
 	path?: string | RegExp;
 	/** Finer choice, e.g. `(request) => request.query.page === '7'`. */
 	when?: (request: FakeRequest) => boolean;
-	/** How many matching requests get the fault; then the rule is spent. */
-	times?: number;
-	fault: Fault;
 }
 
 /**
- * Scheduled faults: the next N requests matching a rule answer with its fault instead of normally.
+ * Scheduled faults: the next N subjects (API requests, outgoing webhooks) matching a rule get its
+ * fault instead of the normal treatment; rules are taken in the order injected.
  */
-export class FaultInjector {
-	private readonly rules: Array<FaultRule & { remaining: number }> = [];
+export class FaultSchedule<Rule extends ScheduledFault<unknown>, Subject> {
+	private readonly rules: Array<Rule & { remaining: number }> = [];
 
-	inject(rule: FaultRule): void {
+	constructor(private readonly matches: (rule: Rule, subject: Subject) => boolean) {}
+
+	inject(rule: Rule): void {
 		this.rules.push({ ...rule, remaining: rule.times ?? 1 });
 	}
 
@@ -39,14 +45,21 @@ export class FaultInjector {
 		return this.rules.reduce((sum, rule) => sum + rule.remaining, 0);
 	}
 
-	/** The fault for this request, if a rule matches; consumes one use of that rule. */
-	take(request: FakeRequest): Fault | undefined {
+	/** The fault for this subject, if a rule matches; consumes one use of that rule. */
+	take(subject: Subject): Rule['fault'] | undefined {
 		const rule = this.rules.find(
-			(candidate) => candidate.remaining > 0 && matches(candidate, request),
+			(candidate) => candidate.remaining > 0 && this.matches(candidate, subject),
 		);
 		if (!rule) return undefined;
 		rule.remaining--;
 		return rule.fault;
+	}
+}
+
+/** The API's faults: the next N requests matching a rule answer with its fault. */
+export class FaultInjector extends FaultSchedule<FaultRule, FakeRequest> {
+	constructor() {
+		super(matches);
 	}
 }
 

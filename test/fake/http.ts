@@ -46,19 +46,20 @@ export interface ApiCall {
 	tieOrder: TieOrder;
 }
 
-export type Handler = (call: ApiCall) => Reply | Promise<Reply>;
+/** Answers one call: an API call, or (fake-admin.ts) one of the fake's own. */
+export type Handler<Call = ApiCall> = (call: Call) => Reply | Promise<Reply>;
 
-export interface Route {
+export interface Route<Call = ApiCall> {
 	method: string;
 	pattern: string;
-	handler: Handler;
+	handler: Handler<Call>;
 }
 
-export const route = (method: string, pattern: string, handler: Handler): Route => ({
-	method,
-	pattern,
-	handler,
-});
+export const route = <Call = ApiCall>(
+	method: string,
+	pattern: string,
+	handler: Handler<Call>,
+): Route<Call> => ({ method, pattern, handler });
 
 export const ok = (body: unknown): Reply => ({ status: 200, body });
 export const created = (body: unknown): Reply => ({ status: 201, body });

@@ -1,17 +1,17 @@
 import { ApiError } from './errors';
-import type { Route } from './http';
+import type { ApiCall, Route } from './http';
 
-interface CompiledRoute {
-	route: Route;
+interface CompiledRoute<Call> {
+	route: Route<Call>;
 	regex: RegExp;
 	names: string[];
 }
 
 /** Matches `METHOD /v1/end_users/:id` patterns in the order given (the first match wins). */
-export class Router {
-	private readonly compiled: CompiledRoute[];
+export class Router<Call = ApiCall> {
+	private readonly compiled: CompiledRoute<Call>[];
 
-	constructor(routes: Route[]) {
+	constructor(routes: Route<Call>[]) {
 		this.compiled = routes.map((route) => {
 			const names: string[] = [];
 			const source = route.pattern.replace(/:(\w+)/g, (_, name: string) => {
@@ -25,7 +25,7 @@ export class Router {
 	match(
 		method: string,
 		path: string,
-	): { route: Route; pathParams: Record<string, string> } | undefined {
+	): { route: Route<Call>; pathParams: Record<string, string> } | undefined {
 		for (const { route, regex, names } of this.compiled) {
 			if (route.method !== method) continue;
 			const found = regex.exec(path);
@@ -52,4 +52,5 @@ function decodePathSegment(segment: string): string {
 	}
 }
 
-export const routeKey = (route: Route) => `${route.method} ${route.pattern}`;
+export const routeKey = (route: Pick<Route, 'method' | 'pattern'>) =>
+	`${route.method} ${route.pattern}`;

@@ -12,9 +12,11 @@ import { authenticate, issueToken } from './auth';
 import { parseBracketParams, type ParamObject } from './brackets';
 import { FakeClock } from './clock';
 import { ApiError, notFound } from './errors';
+import { FAKE_ADMIN_PREFIX, fakeAdminRoutes } from './fake-admin';
 import { FaultInjector, type Fault } from './faults';
 import type { FakeRequest, Reply, UploadedFile } from './http';
 import type { TieOrder } from './listing';
+import { OutgoingWebhooks } from './outgoing-webhooks';
 import { RateLimiter } from './rate-limits';
 import { allRoutes } from './resources';
 import { runDeletions } from './resources/end-users';
@@ -46,7 +48,9 @@ const ACCOUNT_TOKEN_PREFIX: Record<Region, string> = { us: 'NPS-', eu: 'NPS-EU-'
 
 /**
  * A fake of the Wootric API on 127.0.0.1 (an ephemeral port): in memory, with a request log,
- * fault injection and rate limits for tests. Start several for several regions.
+ * fault injection and rate limits for tests, and the account's outgoing webhooks. Its own calls
+ * (fake-admin.ts, under /_fake/) register webhook URLs and answer surveys from another process.
+ * Start several for several regions.
  */
 export class FakeWootric {
 	/** Every instance started in this test file, for the secret guard. */
@@ -74,7 +78,10 @@ export class FakeWootric {
 	private handling = 0;
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
+	/** The default account's outgoing webhooks, signed with `credentials.webhookSecret`. */
+	readonly outgoingWebhooks: OutgoingWebhooks;
 	private readonly router = new Router(allRoutes);
+	private readonly fakeAdminRouter = new Router(fakeAdminRoutes);
 	private readonly server: Server;
 	private readonly sockets = new Set<Socket>();
 	private readonly scheme: 'http' | 'https';
@@ -95,6 +102,11 @@ export class FakeWootric {
 			clientSecret: 'client-secret-value',
 			webhookSecret: `whsec-${region}-5f0c2a9e`,
 		};
+		this.outgoingWebhooks = new OutgoingWebhooks(
+			this.account,
+			this.clock,
+			this.credentials.webhookSecret,
+		);
 		this.store.logins.push({
 			email: this.credentials.email,
 			password: this.credentials.password,
@@ -144,6 +156,8 @@ export class FakeWootric {
 
 	private async handle(incoming: IncomingMessage, outgoing: ServerResponse): Promise<void> {
 		const { request, bodyError } = await readRequest(incoming);
+		// The fake's own calls are not the API's: no log, hooks, latency, faults, auth or rate limits.
+		if (request.path.startsWith(FAKE_ADMIN_PREFIX)) return this.answerFakeAdmin(request, outgoing);
 		this.requests.push(request);
 		this.mostAtOnce = Math.max(this.mostAtOnce, ++this.handling);
 		try {
@@ -175,21 +189,25 @@ export class FakeWootric {
 			for (const hook of this.replyHooks) hook(request, reply.body);
 			send(outgoing, request, reply, headers);
 		} catch (error) {
-			if (!(error instanceof ApiError)) {
-				send(
-					outgoing,
-					request,
-					{ status: 500, body: new ApiError(500, 'internal_error', String(error)).body },
-					headers,
-				);
-				return;
-			}
-			send(
-				outgoing,
+			sendError(outgoing, request, error, headers);
+		}
+	}
+
+	private async answerFakeAdmin(request: FakeRequest, outgoing: ServerResponse): Promise<void> {
+		try {
+			const found = this.fakeAdminRouter.match(request.method, request.path);
+			if (!found) throw notFound();
+			request.route = routeKey(found.route);
+			const reply = await found.route.handler({
 				request,
-				{ status: error.status, body: error.body },
-				{ ...headers, ...error.headers },
-			);
+				pathParams: found.pathParams,
+				account: this.account,
+				store: this.store,
+				outgoingWebhooks: this.outgoingWebhooks,
+			});
+			send(outgoing, request, reply, {});
+		} catch (error) {
+			sendError(outgoing, request, error, {});
 		}
 	}
 
@@ -308,6 +326,23 @@ function send(
 		...(text ? { 'Content-Type': 'application/json; charset=utf-8' } : {}),
 	});
 	outgoing.end(text);
+}
+
+/** An ApiError as the service shows it; anything else is a 500. */
+function sendError(
+	outgoing: ServerResponse,
+	request: FakeRequest,
+	error: unknown,
+	headers: Record<string, string>,
+): void {
+	const shown =
+		error instanceof ApiError ? error : new ApiError(500, 'internal_error', String(error));
+	send(
+		outgoing,
+		request,
+		{ status: shown.status, body: shown.body },
+		{ ...headers, ...shown.headers },
+	);
 }
 
 function sendFault(

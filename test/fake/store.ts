@@ -65,6 +65,14 @@ export interface Decline {
 	endUserProperties: Properties;
 }
 
+/**
+ * What the service announces through its outgoing webhooks (API-FACTS, "Outgoing webhooks"): a
+ * response created or updated, a decline created.
+ */
+export type SurveyEvent =
+	| { name: 'response_created' | 'response_updated'; response: SurveyResponse }
+	| { name: 'decline_created'; decline: Decline };
+
 export interface Segment {
 	name: string;
 	dataType: 'string' | 'date' | 'integer';
@@ -98,6 +106,8 @@ export class Account {
 	defaultSurveyTemplateId: number | null = null;
 	readonly emailSurveys: EmailSurveyRecord[] = [];
 	readonly exports: Array<{ endUserId: number; requestedAt: number }> = [];
+	/** Who hears of the account's survey events: its outgoing webhooks. */
+	readonly surveyEventListeners: Array<(event: SurveyEvent) => void> = [];
 
 	constructor(
 		readonly token: string,
@@ -107,6 +117,10 @@ export class Account {
 		/** Historical end_user.properties edits on responses/declines answer 423 unless enabled. */
 		public historicalEditsEnabled: boolean,
 	) {}
+
+	announce(event: SurveyEvent): void {
+		for (const listener of this.surveyEventListeners) listener(event);
+	}
 }
 
 export interface Login {

@@ -1,14 +1,14 @@
 import { createHmac } from 'node:crypto';
 
 import { formatDatetime } from './datetime';
-import type { Account, Decline, SurveyResponse } from './store';
+import type { Account, Decline, SurveyEvent, SurveyResponse } from './store';
 
 /**
  * The body of the service's outgoing webhooks (API-FACTS, "Outgoing webhooks"): form-encoded
  * bracket keys, every value a string, times in the account's local time with an offset. JSON with
  * the same nesting is the unconfirmed variant.
  */
-export type WebhookEvent = 'response_created' | 'response_updated' | 'decline_created';
+export type WebhookEvent = SurveyEvent['name'];
 export type WebhookFormat = 'form' | 'json';
 
 export interface WebhookPayload {
@@ -81,6 +81,22 @@ export function declinePayload(account: Account, decline: Decline, sentAt: numbe
 		],
 		timestamp: time(account, sentAt),
 	};
+}
+
+/** The payload announcing `event`, sent at `sentAt` (UNIX seconds). */
+export function webhookPayload(
+	account: Account,
+	event: SurveyEvent,
+	sentAt: number,
+): WebhookPayload {
+	switch (event.name) {
+		case 'response_created':
+			return responsePayload(account, event.response, 'created', sentAt);
+		case 'response_updated':
+			return responsePayload(account, event.response, 'updated', sentAt);
+		case 'decline_created':
+			return declinePayload(account, event.decline, sentAt);
+	}
 }
 
 export function encodeWebhook(payload: WebhookPayload, format: WebhookFormat): EncodedWebhook {

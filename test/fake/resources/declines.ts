@@ -42,8 +42,8 @@ function listDeclines(call: ApiCall, endUserId?: number) {
 }
 
 /**
- * Stores a decline with the service's defaults; for the create endpoint, the seed and tests that
- * insert in bulk.
+ * Stores a decline with the service's defaults and announces it; for the create endpoint, the seed
+ * and tests that insert in bulk.
  */
 export function addDecline(
 	account: Account,
@@ -56,7 +56,9 @@ export function addDecline(
 		originUrl: null,
 		...fields,
 	};
-	return storeRecord(account, account.declines, decline);
+	storeRecord(account, account.declines, decline);
+	account.announce({ name: 'decline_created', decline });
+	return decline;
 }
 
 function create(call: ApiCall) {

@@ -2,7 +2,7 @@ import { formatDatetime } from '../datetime';
 import { created, ok, route, type ApiCall, type Route } from '../http';
 import { listPage, type ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
-import type { Account, FakeStore, SurveyResponse } from '../store';
+import type { Account, FakeStore, SurveyEvent, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
 import {
 	fieldsOnCreate,
@@ -93,9 +93,14 @@ function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory
 const listForEndUser = (category?: NpsCategory) => (call: ApiCall) =>
 	listResponses(call, endUserById(call, call.pathParams.endUserId).id, category);
 
+const responseUpdated = (response: SurveyResponse): SurveyEvent => ({
+	name: 'response_updated',
+	response,
+});
+
 /**
- * Stores a response with the service's defaults; for the create endpoint, the seed and tests that
- * insert in bulk.
+ * Stores a response with the service's defaults and announces it; for the create endpoint, the seed
+ * and tests that insert in bulk.
  */
 export function addResponse(
 	account: Account,
@@ -113,26 +118,30 @@ export function addResponse(
 		notes: [],
 		...fields,
 	};
-	return storeRecord(account, account.responses, response);
+	storeRecord(account, account.responses, response);
+	account.announce({ name: 'response_created', response });
+	return response;
 }
 
 /**
  * What the survey itself does after the score is stored (no API endpoint does it): the end user
- * adds a comment, the survey marks the response completed, an agent tags it. updated_at moves to
- * `at` (default now).
+ * changes the score or adds a comment, the survey marks the response completed, an agent tags it.
+ * updated_at moves to `at` (default now) and the service announces the update.
  */
 export function changeResponse(
 	account: Account,
 	store: FakeStore,
 	id: number,
 	changes: Partial<
-		Pick<SurveyResponse, 'text' | 'completed' | 'tags' | 'excludedFromCalculations'>
+		Pick<SurveyResponse, 'score' | 'text' | 'completed' | 'tags' | 'excludedFromCalculations'>
 	>,
 	at = store.clock.now(),
 ): SurveyResponse {
 	const response = account.responses.get(id);
 	if (!response) throw new Error(`the fake has no response ${id}`);
-	return Object.assign(response, changes, { updatedAt: at });
+	Object.assign(response, changes, { updatedAt: at });
+	account.announce(responseUpdated(response));
+	return response;
 }
 
 function create(call: ApiCall) {
@@ -166,7 +175,7 @@ const responsesOf = (account: Account) => account.responses;
 
 export const responseRoutes: Route[] = [
 	route('GET', '/v1/responses', (call) => listResponses(call)),
-	route('PUT', '/v1/responses/:id', updateRecord(responsesOf, responseChanges)),
+	route('PUT', '/v1/responses/:id', updateRecord(responsesOf, responseChanges, responseUpdated)),
 	route('GET', '/v1/end_users/:endUserId/responses', listForEndUser()),
 	route('POST', '/v1/end_users/:endUserId/responses', create),
 	route('GET', '/v1/end_users/:endUserId/responses/promoters', listForEndUser('promoters')),

@@ -2,7 +2,7 @@ import { ApiError, notFound } from '../errors';
 import { noContent, ok, type ApiCall } from '../http';
 import type { ListRules } from '../listing';
 import { paramsOf, type Params } from '../params';
-import type { Account, EndUser, FakeStore, Properties, SurveyChannel } from '../store';
+import type { Account, EndUser, FakeStore, Properties, SurveyChannel, SurveyEvent } from '../store';
 
 /**
  * What responses and declines have in common: an owner, times, a survey and end-user properties.
@@ -132,12 +132,14 @@ export const removeRecord =
 /**
  * PUT /v1/<records>/:id: the record's own fields (`changesOf` reads them) and
  * `end_user[properties]` as a historical edit, all checked before any is written; updated_at moves
- * to now. 204.
+ * to now, and the service announces `updatedEvent` if the record has one (a response does, a
+ * decline does not). 204.
  */
 export const updateRecord =
 	<T extends SurveyRecord>(
 		recordsOf: (account: Account) => Map<number, T>,
 		changesOf: (params: Params) => Partial<T> = () => ({}),
+		updatedEvent?: (record: T) => SurveyEvent,
 	) =>
 	(call: ApiCall) => {
 		const record = recordOf(recordsOf(call.account), call.pathParams.id);
@@ -147,5 +149,6 @@ export const updateRecord =
 		Object.assign(record, changes, properties ? { endUserProperties: properties } : {}, {
 			updatedAt: call.store.clock.now(),
 		});
+		if (updatedEvent) call.account.announce(updatedEvent(record));
 		return noContent();
 	};
