@@ -1,7 +1,8 @@
 /**
  * `npm run dev`: the whole demo on this machine, no Wootric account needed. Starts the seeded fake
  * Wootric API (the sandbox), a tiny ticket endpoint, and a real n8n with this package installed, a
- * ready "Wootric sandbox" credential and the example workflows; prints the editor URL and login;
+ * ready "Wootric sandbox" credential and the example workflows; the sandbox sends its outgoing
+ * webhooks to the instant example's Production URL; prints the editor URL and login;
  * stops everything on Ctrl+C. Ports: SANDBOX_PORT (4010), TICKET_PORT (4020), N8N_DEV_PORT (5678).
  * n8n's data is thrown away on Ctrl+C, unless N8N_DEV_FOLDER names a folder to keep it in: a later
  * run with the same folder keeps its workflows (the examples are imported only into a new one).
@@ -15,7 +16,7 @@ import { devBanner } from './dev-banner';
 import { N8N_DATABASE_FILE, startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
 import { EXAMPLES_FOLDER } from './paths';
 import { TicketServer } from './ticket-server';
-import { readWorkflows } from './workflow-files';
+import { readWorkflows, WEBHOOK_TRIGGER_TYPE, webhookTriggerUrl } from './workflow-files';
 
 const OWNER = { email: 'demo@example.com', password: 'Wootric-demo-1' };
 
@@ -66,6 +67,12 @@ async function main(): Promise<void> {
 	}
 
 	const n8n = demo.n8n;
+	// As the account owner would on Wootric's Outgoing Webhooks page: the instant example's Production
+	// URL, which answers once that workflow is published.
+	const instant = readWorkflows(EXAMPLES_FOLDER).find((workflow) =>
+		workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
+	);
+	if (instant) sandbox.outgoingWebhooks.register({ url: webhookTriggerUrl(n8n.baseUrl, instant) });
 	process.on('exit', () => n8n.kill('SIGKILL'));
 	void n8n.whenExited().then((reason) => {
 		if (stopping) return;

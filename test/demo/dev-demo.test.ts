@@ -2,7 +2,12 @@ import { join } from 'node:path';
 
 import { devBanner } from '../../scripts/e2e/dev-banner';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
-import { readWorkflows, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import {
+	readWorkflows,
+	WEBHOOK_TRIGGER_TYPE,
+	webhookTriggerUrl,
+	type WorkflowFile,
+} from '../../scripts/e2e/workflow-files';
 import { ACTIONS, READ_ALL, pagesOfResponses, responsesToTickets } from '../e2e-queue/workflows';
 import { FakeWootric, seedDemoData } from '../fake';
 
@@ -91,6 +96,34 @@ describe('npm run dev: the demo', () => {
 			expect(node.credentials).toEqual({
 				wootricApi: { id: 'wootricSandbox01', name: 'Wootric sandbox' },
 			});
+	});
+
+	it('"New detractor → ticket (instant)" is the polling flow on the Webhook Trigger, at a Production URL the sandbox is told', () => {
+		const polling = workflowNamed('New detractor → ticket');
+		const instant = workflowNamed('New detractor → ticket (instant)');
+		const [trigger, ticket] = instant.nodes;
+
+		expect(instant.nodes.map((node) => node.type)).toEqual([
+			WEBHOOK_TRIGGER_TYPE,
+			'n8n-nodes-base.httpRequest',
+		]);
+		expect(connectionsOf(instant)).toEqual([[trigger.name, ticket.name]]);
+		expect(trigger.parameters).toEqual({
+			events: ['response'],
+			filters: { categories: ['detractor'] },
+			options: { simplify: true },
+		});
+		// Both triggers' items have one shape, so the ticket is built from them alike.
+		expect(ticket.parameters).toEqual(polling.nodes[1].parameters);
+		expect(trigger.credentials).toEqual(polling.nodes[0].credentials);
+		expect(webhookTriggerUrl('http://127.0.0.1:5678', instant)).toBe(
+			`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`,
+		);
+		expect(
+			examples.filter((workflow) =>
+				workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
+			),
+		).toEqual([instant]);
 	});
 
 	it("gives every workflow it imports an id n8n 1.x accepts (at most 16 characters; a longer one never saves a trigger's cursor)", () => {
