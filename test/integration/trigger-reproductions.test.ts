@@ -72,6 +72,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		},
 	);
 
+	// 25,000 records through n8n's engine: seconds alone, more on a busy machine.
 	it('2. Lookback of 10,080 minutes over 25,000 responses of three days: each once, then idle polls read nothing twice', async () => {
 		const start = now();
 		const responses = Array.from({ length: 25_000 }, (_, index) =>
@@ -97,7 +98,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		expect(ids(session.emitted)).toEqual(responses.map((response) => response.id));
 		expect(listRequests().length - before).toBe(1);
 		expect(stateSize(session)).toBeLessThan(300);
-	});
+	}, 90_000);
 
 	it('2. Wait Until Complete with 1,440 minutes: one response waiting and 20,100 after it, each once, one request per idle poll', async () => {
 		const session = new TriggerSession(fake, {
