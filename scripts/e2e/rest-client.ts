@@ -1,3 +1,5 @@
+import { ExecutionStatusList } from 'n8n-workflow';
+
 import { waitFor } from './processes';
 
 /**
@@ -38,6 +40,16 @@ export interface RestExecution {
 			error?: { message: string };
 		};
 	};
+}
+
+/** An execution as the executions list shows it (only what the tests read). */
+export interface ExecutionSummary {
+	id: string;
+	status: string;
+	mode: string;
+	/** ISO 8601; null while it waits for its turn. */
+	startedAt: string | null;
+	stoppedAt?: string | null;
 }
 
 export interface PublicationStatus {
@@ -195,29 +207,68 @@ export class N8nRestClient {
 	}
 
 	/**
-	 * Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event");
-	 * returns the execution id.
+	 * The editor's "Execute workflow" from a trigger (POST /rest/workflows/<id>/run): a polling
+	 * trigger's run starts at once, a webhook trigger's waits for a request to its Test URL.
 	 */
-	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+	private async runManually(
+		workflowId: string,
+		triggerName: string,
+	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
 		// n8n 1.x runs the workflow the editor sends (workflowData); 2.x runs the stored one and drops
 		// that field.
 		const workflowData = await this.request<Record<string, unknown>>(
 			'GET',
 			`/rest/workflows/${workflowId}`,
 		);
-		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
-			'POST',
-			`/rest/workflows/${workflowId}/run`,
-			{
-				workflowData,
-				triggerToStartFrom: { name: triggerName },
-			},
-		);
+		return await this.request('POST', `/rest/workflows/${workflowId}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+	}
+
+	/**
+	 * Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event");
+	 * returns the execution id.
+	 */
+	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+		const result = await this.runManually(workflowId, triggerName);
 		if (!result.executionId)
 			throw new Error(
 				`Running ${workflowId} from "${triggerName}" started no execution: ${JSON.stringify(result)}`,
 			);
 		return result.executionId;
+	}
+
+	/**
+	 * A webhook trigger's "Listen for test event": n8n registers the node's Test URL
+	 * (/webhook-test/…) until one request has started an execution, or two minutes have passed.
+	 */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<void> {
+		const result = await this.runManually(workflowId, triggerName);
+		if (result.waitingForWebhook !== true)
+			throw new Error(
+				`Listening for a test event of "${triggerName}" in ${workflowId} did not wait for a webhook: ${JSON.stringify(result)}`,
+			);
+	}
+
+	/**
+	 * Every execution of a workflow, newest first, as the executions list shows them (GET
+	 * /rest/executions, read in pages of 100).
+	 */
+	async executionsOf(workflowId: string): Promise<ExecutionSummary[]> {
+		// With a status filter the list pages by id (lastId); without one it returns only the latest.
+		const filter = JSON.stringify({ workflowId, status: ExecutionStatusList });
+		const executions: ExecutionSummary[] = [];
+		for (;;) {
+			const lastId = executions.at(-1)?.id;
+			const query = new URLSearchParams({ filter, limit: '100', ...(lastId ? { lastId } : {}) });
+			const { results } = await this.request<{ results: ExecutionSummary[] }>(
+				'GET',
+				`/rest/executions?${query}`,
+			);
+			if (results.length === 0) return executions;
+			executions.push(...results);
+		}
 	}
 
 	/** Waits until an execution has ended and returns it with its data decoded. */
