@@ -45,11 +45,21 @@ export interface RestExecution {
 /** An execution as the executions list shows it (only what the tests read). */
 export interface ExecutionSummary {
 	id: string;
+	workflowId: string;
 	status: string;
 	mode: string;
 	/** ISO 8601; null while it waits for its turn. */
 	startedAt: string | null;
 	stoppedAt?: string | null;
+}
+
+/**
+ * The executions list's query for a workflow's executions of some statuses. With a status filter
+ * every version counts and lists them all (without one, n8n 1.x and 2.40 list the latest only).
+ */
+function executionsQuery(workflowId: string, statuses: readonly string[], limit: number): string {
+	const filter = JSON.stringify({ workflowId, status: statuses });
+	return new URLSearchParams({ filter, limit: String(limit) }).toString();
 }
 
 export interface PublicationStatus {
@@ -252,23 +262,38 @@ export class N8nRestClient {
 	}
 
 	/**
-	 * Every execution of a workflow, newest first, as the executions list shows them (GET
-	 * /rest/executions, read in pages of 100).
+	 * How many executions of a workflow the executions list counts, of any status or of these (its
+	 * `count`: exact below 100,000 executions).
 	 */
-	async executionsOf(workflowId: string): Promise<ExecutionSummary[]> {
-		// With a status filter the list pages by id (lastId); without one it returns only the latest.
-		const filter = JSON.stringify({ workflowId, status: ExecutionStatusList });
-		const executions: ExecutionSummary[] = [];
-		for (;;) {
-			const lastId = executions.at(-1)?.id;
-			const query = new URLSearchParams({ filter, limit: '100', ...(lastId ? { lastId } : {}) });
-			const { results } = await this.request<{ results: ExecutionSummary[] }>(
-				'GET',
-				`/rest/executions?${query}`,
-			);
-			if (results.length === 0) return executions;
-			executions.push(...results);
-		}
+	async executionCount(
+		workflowId: string,
+		statuses: readonly string[] = ExecutionStatusList,
+	): Promise<number> {
+		const { count } = await this.request<{ count: number }>(
+			'GET',
+			`/rest/executions?${executionsQuery(workflowId, statuses, 1)}`,
+		);
+		return count;
+	}
+
+	/**
+	 * The newest executions of a workflow (the first page of the executions list, up to 100). Only
+	 * the first page: n8n 2.41 pages the list in start order but cuts pages by id, which skips
+	 * executions that started out of id order.
+	 */
+	async newestExecutions(workflowId: string): Promise<ExecutionSummary[]> {
+		const { results } = await this.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?${executionsQuery(workflowId, ExecutionStatusList, 100)}`,
+		);
+		return results;
+	}
+
+	/** One execution as GET /rest/executions/<id> has it, without its data. */
+	async executionSummary(executionId: string): Promise<ExecutionSummary> {
+		const { id, workflowId, status, mode, startedAt, stoppedAt } =
+			await this.request<ExecutionSummary>('GET', `/rest/executions/${executionId}`);
+		return { id, workflowId, status, mode, startedAt, stoppedAt };
 	}
 
 	/** Waits until an execution has ended and returns it with its data decoded. */

@@ -683,7 +683,9 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 			const [response] = scenarios.newResponses(1);
 			const delivery = responseCreated(fake, response);
 			const testUrl = webhookTriggerUrl(demo.n8n.baseUrl, WEBHOOK_WORKFLOW, 'test');
-			const before = await scenarios.executionIds();
+			const earlier = new Set(
+				(await demo.rest.newestExecutions(WEBHOOK_WORKFLOW.id)).map((execution) => execution.id),
+			);
 
 			await demo.rest.listenForTestEvent(WEBHOOK_WORKFLOW.id, WEBHOOK_TRIGGER_NAME);
 			const [wronglySigned] = await postAll(testUrl, [withWrongSecret(delivery)]);
@@ -693,8 +695,8 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 			const started = await waitFor(
 				'the execution the test event started',
 				async () =>
-					(await demo.rest.executionsOf(WEBHOOK_WORKFLOW.id)).find(
-						(execution) => !before.has(execution.id),
+					(await demo.rest.newestExecutions(WEBHOOK_WORKFLOW.id)).find(
+						(execution) => !earlier.has(execution.id),
 					),
 				{ timeoutMs: 30_000, intervalMs: 300 },
 			);
