@@ -1,3 +1,5 @@
+import { ExecutionStatusList } from 'n8n-workflow';
+
 import { waitFor } from './processes';
 
 /**
@@ -38,6 +40,26 @@ export interface RestExecution {
 			error?: { message: string };
 		};
 	};
+}
+
+/** An execution as the executions list shows it (only what the tests read). */
+export interface ExecutionSummary {
+	id: string;
+	workflowId: string;
+	status: string;
+	mode: string;
+	/** ISO 8601; null while it waits for its turn. */
+	startedAt: string | null;
+	stoppedAt?: string | null;
+}
+
+/**
+ * The executions list's query for a workflow's executions of some statuses. With a status filter
+ * every version counts and lists them all (without one, n8n 1.x and 2.40 list the latest only).
+ */
+function executionsQuery(workflowId: string, statuses: readonly string[], limit: number): string {
+	const filter = JSON.stringify({ workflowId, status: statuses });
+	return new URLSearchParams({ filter, limit: String(limit) }).toString();
 }
 
 export interface PublicationStatus {
@@ -195,29 +217,83 @@ export class N8nRestClient {
 	}
 
 	/**
-	 * Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event");
-	 * returns the execution id.
+	 * The editor's "Execute workflow" from a trigger (POST /rest/workflows/<id>/run): a polling
+	 * trigger's run starts at once, a webhook trigger's waits for a request to its Test URL.
 	 */
-	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+	private async runManually(
+		workflowId: string,
+		triggerName: string,
+	): Promise<{ executionId?: string; waitingForWebhook?: boolean }> {
 		// n8n 1.x runs the workflow the editor sends (workflowData); 2.x runs the stored one and drops
 		// that field.
 		const workflowData = await this.request<Record<string, unknown>>(
 			'GET',
 			`/rest/workflows/${workflowId}`,
 		);
-		const result = await this.request<{ executionId?: string; waitingForWebhook?: boolean }>(
-			'POST',
-			`/rest/workflows/${workflowId}/run`,
-			{
-				workflowData,
-				triggerToStartFrom: { name: triggerName },
-			},
-		);
+		return await this.request('POST', `/rest/workflows/${workflowId}/run`, {
+			workflowData,
+			triggerToStartFrom: { name: triggerName },
+		});
+	}
+
+	/**
+	 * Runs a workflow in manual mode from a trigger ("Execute workflow" / "Fetch Test Event");
+	 * returns the execution id.
+	 */
+	async runFromTrigger(workflowId: string, triggerName: string): Promise<string> {
+		const result = await this.runManually(workflowId, triggerName);
 		if (!result.executionId)
 			throw new Error(
 				`Running ${workflowId} from "${triggerName}" started no execution: ${JSON.stringify(result)}`,
 			);
 		return result.executionId;
+	}
+
+	/**
+	 * A webhook trigger's "Listen for test event": n8n registers the node's Test URL
+	 * (/webhook-test/…) until one request has started an execution, or two minutes have passed.
+	 */
+	async listenForTestEvent(workflowId: string, triggerName: string): Promise<void> {
+		const result = await this.runManually(workflowId, triggerName);
+		if (result.waitingForWebhook !== true)
+			throw new Error(
+				`Listening for a test event of "${triggerName}" in ${workflowId} did not wait for a webhook: ${JSON.stringify(result)}`,
+			);
+	}
+
+	/**
+	 * How many executions of a workflow the executions list counts, of any status or of these (its
+	 * `count`: exact below 100,000 executions).
+	 */
+	async executionCount(
+		workflowId: string,
+		statuses: readonly string[] = ExecutionStatusList,
+	): Promise<number> {
+		const { count } = await this.request<{ count: number }>(
+			'GET',
+			`/rest/executions?${executionsQuery(workflowId, statuses, 1)}`,
+		);
+		return count;
+	}
+
+	/**
+	 * The newest executions of a workflow (the first page of the executions list, up to 100). Only
+	 * the first page: n8n 2.41 pages the list in start order but cuts pages by id, which skips
+	 * executions that started out of id order.
+	 */
+	async newestExecutions(workflowId: string): Promise<ExecutionSummary[]> {
+		const { results } = await this.request<{ results: ExecutionSummary[] }>(
+			'GET',
+			`/rest/executions?${executionsQuery(workflowId, ExecutionStatusList, 100)}`,
+		);
+		return results;
+	}
+
+	/** One execution as GET /rest/executions/<id> has it, without its data. */
+	async executionSummary(executionId: string): Promise<ExecutionSummary> {
+		const { id, workflowId, status, mode, startedAt, stoppedAt } =
+			await this.request<ExecutionSummary>('GET', `/rest/executions/${executionId}`);
+		return { id, workflowId, status, mode, startedAt, stoppedAt };
 	}
 
 	/** Waits until an execution has ended and returns it with its data decoded. */

@@ -14,7 +14,9 @@ import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { e2eSuite } from '../e2e/suite';
+import { recordBurst, WEBHOOK_WORKFLOW, WebhookScenarios } from '../e2e/webhook-deliveries';
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
+import type { SurveyResponse } from '../fake/store';
 import {
 	ACTIONS,
 	CLIENT_CREDENTIAL,
@@ -168,7 +170,14 @@ const { step } = e2eSuite({
 		cluster = await startQueueCluster({
 			...services.n8nOptions,
 			owner: OWNER,
-			workflows: [ACTIONS, READ_ALL, PASSWORD_PAGES, CLIENT_PAGES, responsesToTickets(tickets.url)],
+			workflows: [
+				ACTIONS,
+				READ_ALL,
+				PASSWORD_PAGES,
+				CLIENT_PAGES,
+				responsesToTickets(tickets.url),
+				WEBHOOK_WORKFLOW,
+			],
 			workers: 2,
 			// Executions a killed worker left "running" are marked crashed within a minute (default: 3
 			// hours).
@@ -369,6 +378,54 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 		},
 		25 * 60_000,
 	);
+
+	describe('the Wootric Webhook Trigger: the main receives, the workers run', () => {
+		const webhooks = new WebhookScenarios(() => ({
+			fake,
+			tickets,
+			receiver: cluster.n8n,
+			rest: cluster.rest,
+		}));
+		/** Refused for their signature by one step, signed right by the next. */
+		let refused: SurveyResponse[] | undefined;
+
+		step(
+			'1,000 signed webhooks posted at once to the main run as 1,000 executions on both workers, all succeed, and open one ticket per response',
+			async () => {
+				await cluster.rest.activate(WEBHOOK_WORKFLOW.id);
+				const startedBefore = executionsPerWorker().map((ids) => ids.size);
+
+				const figures = await webhooks.burst(1_000, 300_000);
+
+				const perWorker = executionsPerWorker().map(
+					(ids, index) => ids.size - startedBefore[index],
+				);
+				expect(perWorker.every((count) => count > 0)).toBe(true);
+				expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(1_000);
+				report(
+					`${recordBurst('queue mode', cluster.runtime.n8nVersion, figures)}; per worker ${perWorker.join(' / ')}`,
+				);
+			},
+			10 * 60_000,
+		);
+
+		step(
+			'100 webhooks with a bad signature are answered 401 by the main and queue nothing',
+			async () => {
+				refused = await webhooks.badSignatures(100);
+			},
+			60_000,
+		);
+
+		step(
+			'the refused ones signed right, each delivered twice at once and once more, run once each',
+			async () => {
+				await webhooks.duplicates(refused ?? webhooks.newResponses(100), 180_000);
+				await cluster.rest.deactivate(WEBHOOK_WORKFLOW.id);
+			},
+			5 * 60_000,
+		);
+	});
 
 	step(
 		'made no connection to any host but this machine, from the main or a worker',

@@ -22,12 +22,22 @@ import {
 	readWorkflows,
 	SANDBOX_CREDENTIAL,
 	sandboxCredentialData,
+	webhookTriggerUrl,
 	type WorkflowFile,
 } from '../../scripts/e2e/workflow-files';
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { outputOf, RequestLog } from './helpers';
 import { e2eSuite } from './suite';
+import {
+	postAll,
+	recordBurst,
+	responseCreated,
+	WEBHOOK_TRIGGER_NAME,
+	WEBHOOK_WORKFLOW,
+	WebhookScenarios,
+	withWrongSecret,
+} from './webhook-deliveries';
 
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
@@ -40,7 +50,6 @@ let fake: FakeWootric;
 let tickets: TicketServer;
 let demo: N8nWithPackage;
 let requests: RequestLog;
-
 /**
  * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
  * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
@@ -658,6 +667,105 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 	);
 });
 
+describe('"Wootric Webhook Trigger → ticket"', () => {
+	const scenarios = new WebhookScenarios(() => ({
+		fake,
+		tickets,
+		receiver: demo.n8n,
+		rest: demo.rest,
+	}));
+	/** Refused for their signature by one step, signed right by the next. */
+	let refused: SurveyResponse[] | undefined;
+
+	step(
+		'"Listen for test event": a wrongly signed webhook at the Test URL is refused and listening goes on; a signed one runs the workflow by hand with its response, then the Test URL is gone',
+		async () => {
+			const [response] = scenarios.newResponses(1);
+			const delivery = responseCreated(fake, response);
+			const testUrl = webhookTriggerUrl(demo.n8n.baseUrl, WEBHOOK_WORKFLOW, 'test');
+			const earlier = new Set(
+				(await demo.rest.newestExecutions(WEBHOOK_WORKFLOW.id)).map((execution) => execution.id),
+			);
+
+			await demo.rest.listenForTestEvent(WEBHOOK_WORKFLOW.id, WEBHOOK_TRIGGER_NAME);
+			const [wronglySigned] = await postAll(testUrl, [withWrongSecret(delivery)]);
+			const [signed] = await postAll(testUrl, [delivery]);
+
+			expect([wronglySigned.status, signed.status]).toEqual([401, 200]);
+			const started = await waitFor(
+				'the execution the test event started',
+				async () =>
+					(await demo.rest.newestExecutions(WEBHOOK_WORKFLOW.id)).find(
+						(execution) => !earlier.has(execution.id),
+					),
+				{ timeoutMs: 30_000, intervalMs: 300 },
+			);
+			const execution = await demo.rest.finishedExecution(started.id);
+			expect(execution).toMatchObject({ status: 'success', mode: 'manual' });
+			expect(outputOf(execution, WEBHOOK_TRIGGER_NAME)).toEqual([
+				expect.objectContaining({
+					event: 'response',
+					id: response.id,
+					score: response.score,
+					text: response.text,
+					end_user: expect.objectContaining({
+						email: fake.account.endUsers.get(response.endUserId)!.email,
+					}),
+				}),
+			]);
+			const [afterTheEvent] = await postAll(testUrl, [delivery]);
+			expect(afterTheEvent.status).toBe(404);
+		},
+	);
+
+	step(
+		'with no webhook secret in its credential, the workflow is not published, and says where to find the secret',
+		async () => {
+			const withSecret = sandboxCredentialData(fake.baseUrl, fake.credentials);
+			await demo.rest.updateCredential({
+				...SANDBOX_CREDENTIAL,
+				data: { ...withSecret, webhookSecret: '' },
+			});
+			try {
+				await expect(demo.rest.activate(WEBHOOK_WORKFLOW.id)).rejects.toThrow(
+					/No webhook secret token to check webhooks with/,
+				);
+			} finally {
+				await demo.rest.updateCredential({ ...SANDBOX_CREDENTIAL, data: withSecret });
+			}
+		},
+	);
+
+	step(
+		'published, 1,000 signed webhooks posted at once start 1,000 executions that all succeed, and open one ticket per response',
+		async () => {
+			await demo.rest.activate(WEBHOOK_WORKFLOW.id);
+
+			const figures = await scenarios.burst(1_000, 180_000);
+
+			process.stderr.write(
+				`[e2e] ${recordBurst('one process', demo.runtime.n8nVersion, figures)}\n`,
+			);
+		},
+		5 * 60_000,
+	);
+
+	step(
+		'published, 100 webhooks with a bad signature (none, another secret, a changed body, sha256) are answered 401 and start nothing',
+		async () => {
+			refused = await scenarios.badSignatures(100);
+		},
+	);
+
+	step(
+		'published, the refused ones signed right, each delivered twice at once and once more, start one execution and open one ticket each',
+		async () => {
+			await scenarios.duplicates(refused ?? scenarios.newResponses(100), 120_000);
+			await demo.rest.deactivate(WEBHOOK_WORKFLOW.id);
+		},
+	);
+});
+
 /** Waits for a poll that started after now to be answered, and a moment for n8n to act on it. */
 async function oneMorePoll(): Promise<void> {
 	const from = fake.requests.length;
@@ -769,6 +877,7 @@ describe('what n8n did besides', () => {
 		const secrets = [
 			fake.credentials.password,
 			fake.credentials.clientSecret,
+			fake.credentials.webhookSecret,
 			...fake.store.issuedTokens,
 		];
 		expect(secrets.filter((secret) => log.includes(secret))).toEqual([]);

@@ -1,0 +1,421 @@
+/**
+ * The Wootric Webhook Trigger in a real n8n, as both e2e suites drive it (one process and queue
+ * mode): the workflow "Wootric Webhook Trigger → ticket" (workflows/webhook-to-ticket.json), Response
+ * Created webhooks signed as Wootric signs them, all posted at once to its Production URL, and what
+ * n8n made of them, read back from its executions list (REST) and from the ticket endpoint.
+ */
+import { createHmac } from 'node:crypto';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import type { N8nInstance } from '../../scripts/e2e/n8n-instance';
+import { REPO_ROOT } from '../../scripts/e2e/paths';
+import { waitFor } from '../../scripts/e2e/processes';
+import type { N8nRestClient } from '../../scripts/e2e/rest-client';
+import type { Ticket, TicketServer } from '../../scripts/e2e/ticket-server';
+import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import { addResponse, createEndUser, type FakeWootric } from '../fake';
+import type { SurveyResponse } from '../fake/store';
+import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
+
+export const WEBHOOK_WORKFLOW = JSON.parse(
+	readFileSync(join(__dirname, 'workflows', 'webhook-to-ticket.json'), 'utf8'),
+) as WorkflowFile;
+export const WEBHOOK_TRIGGER_NAME = 'Wootric Webhook';
+
+/** What the scenarios work with, once the suite's n8n has started. */
+export interface WebhookTarget {
+	fake: FakeWootric;
+	tickets: TicketServer;
+	/** The n8n process that receives the webhooks (the main, in queue mode). */
+	receiver: N8nInstance;
+	/** Logged in to it. */
+	rest: N8nRestClient;
+}
+
+/** One POST as Wootric would send it for a response (or not quite, for the refused ones). */
+export interface Delivery {
+	responseId: number;
+	body: string;
+	contentType: string;
+	/** X-Wootric-Signature; none sent when undefined. */
+	signature?: string;
+}
+
+export interface Answer {
+	responseId: number;
+	/** Date.now() when the POST was made. */
+	sentAt: number;
+	status: number;
+	/** The answer's `message` (n8n's, or the trigger's). */
+	message: string;
+}
+
+/** What the trigger answers to a delivery it received already (receive.ts). */
+const NOTHING_TO_START = 'Received; nothing to start';
+
+/** Response Created for a response of the fake, signed with the account's webhook secret. */
+export function responseCreated(fake: FakeWootric, response: SurveyResponse): Delivery {
+	const sentAt = fake.clock.now();
+	const { body, contentType } = encodeWebhook(
+		responsePayload(fake.account, response, 'created', sentAt),
+		'form',
+	);
+	return {
+		responseId: response.id,
+		body,
+		contentType,
+		signature: signWebhook(body, fake.credentials.webhookSecret),
+	};
+}
+
+/** The delivery signed with a secret that is not the account's. */
+export const withWrongSecret = (delivery: Delivery): Delivery => ({
+	...delivery,
+	signature: signWebhook(delivery.body, 'not-the-secret'),
+});
+
+/** Ways a delivery can fail the signature check, one after the other by index. */
+const BAD_SIGNATURES: Array<(delivery: Delivery) => Delivery> = [
+	(delivery) => ({ ...delivery, signature: undefined }),
+	withWrongSecret,
+	// Signed, then changed on the way.
+	(delivery) => ({ ...delivery, body: `${delivery.body}&tampered=1` }),
+	(delivery) => ({
+		...delivery,
+		signature: `sha256=${createHmac('sha256', 'not-the-secret').update(delivery.body).digest('hex')}`,
+	}),
+];
+
+/**
+ * How many POSTs a sender has in flight at most: a webhook sender delivers through a bounded pool
+ * of connections. With 1,000 truly simultaneous connections n8n 2.40.7's queue-mode main answered
+ * 500 to most (README, Performance → Webhooks).
+ */
+export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 100);
+
+async function post(
+	url: string,
+	{ responseId, body, contentType, signature }: Delivery,
+): Promise<Answer> {
+	const sentAt = Date.now();
+	const response = await fetch(url, {
+		method: 'POST',
+		headers: {
+			'content-type': contentType,
+			...(signature === undefined ? {} : { 'x-wootric-signature': signature }),
+		},
+		body,
+	});
+	const text = await response.text();
+	let message = text;
+	try {
+		message = String((JSON.parse(text) as { message?: unknown }).message ?? text);
+	} catch {
+		// Not JSON: the text is the message.
+	}
+	return { responseId, sentAt, status: response.status, message };
+}
+
+/** fn over the items, at most `concurrency` at a time, each taking the next item when done. */
+async function inTurn<T, R>(
+	items: T[],
+	concurrency: number,
+	fn: (item: T) => Promise<R>,
+): Promise<R[]> {
+	const results: R[] = [];
+	let next = 0;
+	const lane = async () => {
+		while (next < items.length) {
+			const index = next++;
+			results[index] = await fn(items[index]);
+		}
+	};
+	await Promise.all(Array.from({ length: concurrency }, lane));
+	return results;
+}
+
+/**
+ * Posts the deliveries all due at once, in order, over SENDER_CONNECTIONS connections (each takes
+ * the next delivery when its answer came), and collects the answers in the deliveries' order.
+ */
+export async function postAll(url: string, deliveries: Delivery[]): Promise<Answer[]> {
+	return await inTurn(
+		deliveries,
+		SENDER_CONNECTIONS,
+		async (delivery) => await post(url, delivery),
+	);
+}
+
+/** p50 and p95 by the nearest-rank method (the value at or below which that share of them lie). */
+function percentile(sorted: number[], share: number): number {
+	return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
+}
+
+export interface BurstFigures {
+	webhooks: number;
+	/** The sender's connections (SENDER_CONNECTIONS). */
+	connections: number;
+	executions: number;
+	succeeded: number;
+	/** From each POST (when its connection sent it) to the start (startedAt) of its execution, in ms. */
+	startLatencyMs: { p50: number; p95: number; max: number };
+	/** From the first POST to the last execution's end. */
+	allDoneSeconds: number;
+	/** The receiving n8n process's peak resident memory since it started (VmHWM), in MB. */
+	receiverPeakRssMb: number;
+}
+
+/** A process's peak resident memory so far, from Linux's /proc/<pid>/status. */
+function peakRssMb(n8n: N8nInstance): number {
+	const status = readFileSync(`/proc/${n8n.pid}/status`, 'utf8');
+	const kilobytes = Number(/^VmHWM:\s+(\d+) kB$/m.exec(status)?.[1]);
+	return Math.round(kilobytes / 1024);
+}
+
+interface ExecutionCounts {
+	all: number;
+	succeeded: number;
+}
+
+/** A count the scenario checks, with what it counts, so that a failure says which. */
+const counted = (what: string, count: number) => ({ what, count });
+
+/**
+ * The scenarios: a burst of new responses, refused signatures, repeated deliveries. Each makes its
+ * own responses in the fake, so they may run in any order, and counts only its own executions and
+ * tickets.
+ */
+export class WebhookScenarios {
+	private batches = 0;
+
+	constructor(private readonly target: () => WebhookTarget) {}
+
+	get productionUrl(): string {
+		return webhookTriggerUrl(this.target().receiver.baseUrl, WEBHOOK_WORKFLOW);
+	}
+
+	/** New responses in the fake from one new end user, scores 0–10 in turn. */
+	newResponses(count: number): SurveyResponse[] {
+		const { fake } = this.target();
+		const user = createEndUser(
+			fake.account,
+			fake.store,
+			`webhook-batch-${++this.batches}@example.com`,
+		);
+		return Array.from({ length: count }, (_, index) =>
+			addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: index % 11,
+				text: `Webhook ${index}`,
+			}),
+		);
+	}
+
+	/** The tickets the webhook workflow opened (it alone sends n8n_execution_id) for responses. */
+	private ticketsFor(responses: SurveyResponse[]): Ticket[] {
+		const ids = new Set(responses.map((response) => response.id));
+		return this.target().tickets.tickets.filter(
+			(ticket) =>
+				ticket.fields.n8n_execution_id !== undefined &&
+				ids.has(Number(ticket.fields.wootric_response_id)),
+		);
+	}
+
+	/** How many executions the webhook workflow has: of any status, and succeeded. */
+	private async executionCounts(): Promise<ExecutionCounts> {
+		const { rest } = this.target();
+		const [all, succeeded] = await Promise.all([
+			rest.executionCount(WEBHOOK_WORKFLOW.id),
+			rest.executionCount(WEBHOOK_WORKFLOW.id, ['success']),
+		]);
+		return { all, succeeded };
+	}
+
+	/**
+	 * Waits until the workflow has `count` executions more than `before` and none still to end;
+	 * returns how many more it has, and how many more succeeded.
+	 */
+	private async newExecutions(
+		before: ExecutionCounts,
+		count: number,
+		timeoutMs: number,
+	): Promise<ExecutionCounts> {
+		const { rest } = this.target();
+		let started = 0;
+		let unfinished = 0;
+		await waitFor(
+			`${count} executions of the webhook workflow to end`,
+			async () => {
+				[started, unfinished] = await Promise.all([
+					rest.executionCount(WEBHOOK_WORKFLOW.id).then((all) => all - before.all),
+					rest.executionCount(WEBHOOK_WORKFLOW.id, ['new', 'running', 'waiting']),
+				]);
+				return started >= count && unfinished === 0 ? true : undefined;
+			},
+			{
+				timeoutMs,
+				intervalMs: 1_000,
+				describe: () => `New executions so far: ${started}, ${unfinished} of them not ended`,
+			},
+		);
+		const after = await this.executionCounts();
+		return { all: after.all - before.all, succeeded: after.succeeded - before.succeeded };
+	}
+
+	private async ticketsArrived(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
+		await waitFor(
+			`tickets for ${responses.length} responses`,
+			() => (this.ticketsFor(responses).length >= responses.length ? true : undefined),
+			{
+				timeoutMs,
+				intervalMs: 500,
+				describe: () => `Tickets so far: ${this.ticketsFor(responses).length}`,
+			},
+		);
+	}
+
+	/**
+	 * `count` new responses, their webhooks posted at once: each starts one execution, every
+	 * execution succeeds, and the ticket endpoint gets exactly one ticket per response, from its
+	 * execution.
+	 */
+	async burst(count: number, timeoutMs: number): Promise<BurstFigures> {
+		const responses = this.newResponses(count);
+		const deliveries = responses.map((response) => responseCreated(this.target().fake, response));
+		const before = await this.executionCounts();
+
+		const answers = await postAll(this.productionUrl, deliveries);
+		expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
+		await this.ticketsArrived(responses, timeoutMs);
+		const started = await this.newExecutions(before, count, timeoutMs);
+
+		expect(counted('executions', started.all)).toEqual(counted('executions', count));
+		expect(counted('succeeded', started.succeeded)).toEqual(counted('succeeded', count));
+		const tickets = this.ticketsFor(responses);
+		const ticketedIds = tickets.map((ticket) => Number(ticket.fields.wootric_response_id));
+		expect(ticketedIds.sort((a, b) => a - b)).toEqual(responses.map((response) => response.id));
+		const ticketExecutionIds = [
+			...new Set(tickets.map((ticket) => String(ticket.fields.n8n_execution_id))),
+		];
+		expect(counted('executions that opened a ticket', ticketExecutionIds.length)).toEqual(
+			counted('executions that opened a ticket', count),
+		);
+		const executions = await inTurn(
+			ticketExecutionIds,
+			10,
+			async (id) => await this.target().rest.executionSummary(id),
+		);
+		expect(
+			executions.filter(
+				(execution) =>
+					execution.workflowId !== WEBHOOK_WORKFLOW.id || execution.status !== 'success',
+			),
+		).toEqual([]);
+
+		const executionById = new Map(executions.map((execution) => [execution.id, execution]));
+		const sentAt = new Map(answers.map((answer) => [answer.responseId, answer.sentAt]));
+		const latencies = tickets
+			.map((ticket) => {
+				const execution = executionById.get(String(ticket.fields.n8n_execution_id))!;
+				return (
+					Date.parse(execution.startedAt!) - sentAt.get(Number(ticket.fields.wootric_response_id))!
+				);
+			})
+			.sort((a, b) => a - b);
+		const firstSent = Math.min(...answers.map((answer) => answer.sentAt));
+		const lastStopped = Math.max(
+			...executions.map((execution) => Date.parse(execution.stoppedAt ?? '')),
+		);
+		return {
+			webhooks: count,
+			connections: SENDER_CONNECTIONS,
+			executions: started.all,
+			succeeded: started.succeeded,
+			startLatencyMs: {
+				p50: percentile(latencies, 0.5),
+				p95: percentile(latencies, 0.95),
+				max: latencies.at(-1)!,
+			},
+			allDoneSeconds: Math.round((lastStopped - firstSent) / 100) / 10,
+			receiverPeakRssMb: peakRssMb(this.target().receiver),
+		};
+	}
+
+	/**
+	 * `count` new responses, their webhooks posted at once, each failing the signature check in one
+	 * of four ways: every one answered 401, no execution, no ticket. Returns the responses.
+	 */
+	async badSignatures(count: number): Promise<SurveyResponse[]> {
+		const responses = this.newResponses(count);
+		const deliveries = responses.map((response, index) =>
+			BAD_SIGNATURES[index % BAD_SIGNATURES.length](responseCreated(this.target().fake, response)),
+		);
+		const before = await this.executionCounts();
+
+		const answers = await postAll(this.productionUrl, deliveries);
+
+		expect(answers.filter((answer) => answer.status !== 401)).toEqual([]);
+		expect(answers.filter((answer) => !answer.message.startsWith('X-Wootric-Signature'))).toEqual(
+			[],
+		);
+		// A refused webhook is answered before n8n creates an execution: there is none to wait for.
+		expect(await this.executionCounts()).toEqual(before);
+		expect(this.ticketsFor(responses)).toEqual([]);
+		return responses;
+	}
+
+	/**
+	 * Each response's webhook delivered twice at once, then once more after the executions ended:
+	 * one execution and one ticket per response, the repeats answered "nothing to start".
+	 */
+	async duplicates(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
+		const deliveries = responses.map((response) => responseCreated(this.target().fake, response));
+		const before = await this.executionCounts();
+
+		// Each delivery next to its copy: the two go out on two connections at the same moment.
+		const twice = await postAll(
+			this.productionUrl,
+			deliveries.flatMap((delivery) => [delivery, delivery]),
+		);
+		expect(twice.filter((answer) => answer.status !== 200)).toEqual([]);
+		await this.ticketsArrived(responses, timeoutMs);
+		await this.newExecutions(before, responses.length, timeoutMs);
+		const again = await postAll(this.productionUrl, deliveries);
+		expect(again.filter((answer) => answer.status !== 200)).toEqual([]);
+
+		const repeats = [...twice, ...again].filter((answer) => answer.message === NOTHING_TO_START);
+		expect(counted('repeats answered "nothing to start"', repeats.length)).toEqual(
+			counted('repeats answered "nothing to start"', 2 * responses.length),
+		);
+		const started = await this.newExecutions(before, responses.length, timeoutMs);
+		expect(started).toEqual({ all: responses.length, succeeded: responses.length });
+		const ticketedIds = this.ticketsFor(responses).map((ticket) =>
+			Number(ticket.fields.wootric_response_id),
+		);
+		expect(ticketedIds.sort((a, b) => a - b)).toEqual(responses.map((response) => response.id));
+	}
+}
+
+/** Where the figures of every run go, keyed by mode and n8n version, for the README to quote. */
+const FIGURES_FILE = join(REPO_ROOT, 'bench-results', 'webhook-e2e.json');
+
+/**
+ * Records a burst's figures in bench-results/webhook-e2e.json (the runs of other modes and versions
+ * kept) and returns them as one line for the suite to print.
+ */
+export function recordBurst(mode: string, n8nVersion: string, figures: BurstFigures): string {
+	const key = `${mode}, n8n ${n8nVersion}`;
+	const { p50, p95, max } = figures.startLatencyMs;
+	const line =
+		`webhook burst (${key}): ${figures.webhooks} posted at once over ${figures.connections} connections, ${figures.succeeded} of ${figures.executions} executions succeeded, ` +
+		`POST → execution start p50 ${p50} ms, p95 ${p95} ms, max ${max} ms; all done in ${figures.allDoneSeconds} s; ` +
+		`receiving n8n's peak RSS ${figures.receiverPeakRssMb} MB`;
+	mkdirSync(join(REPO_ROOT, 'bench-results'), { recursive: true });
+	const recorded = existsSync(FIGURES_FILE)
+		? (JSON.parse(readFileSync(FIGURES_FILE, 'utf8')) as Record<string, unknown>)
+		: {};
+	recorded[key] = { ...figures, measuredAt: new Date().toISOString() };
+	writeFileSync(FIGURES_FILE, `${JSON.stringify(recorded, null, 2)}\n`);
+	return line;
+}
