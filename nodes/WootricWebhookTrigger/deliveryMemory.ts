@@ -5,7 +5,8 @@
  * Invariant: within the bound below, an event (its kind, record id and updated_at second) is handed
  * to the workflow at most once, and a response at most once as Response Created, whatever the order
  * its deliveries arrive in. Checking and noting a delivery is one synchronous step, so deliveries
- * arriving at the same time cannot both pass.
+ * arriving at the same time cannot both pass. A delivery whose execution n8n answered it could not
+ * start is taken back out (receive.ts), so that the service's retry starts it.
  *
  * Where: the n8n process's memory, not the workflow's static data. n8n reads a webhook's static data
  * from the database when a request arrives and writes it back when the request is done, without a
@@ -37,6 +38,10 @@ class RecentSet<T> {
 
 	has(value: T): boolean {
 		return this.entries.has(value);
+	}
+
+	delete(value: T): void {
+		this.entries.delete(value);
 	}
 }
 

@@ -99,34 +99,63 @@ function answer(context: IWebhookFunctions, status: number, message: string): IW
 	return { noWebhookResponse: true };
 }
 
+/** What one delivery noted in the memory: taken back if n8n could not start its execution. */
+interface Noted {
+	event: string;
+	/** Set when this delivery announced the response as Response Created. */
+	announced?: number;
+}
+
 /**
- * The items one delivery starts the workflow with (none for a repeat or a filtered event). A
- * response created without a comment and given one later reaches a workflow that watches Response
- * Created with Only With a Comment once, at that update, as Response Created.
+ * The items one delivery starts the workflow with (none for a repeat or a filtered event), and what
+ * it noted. A response created without a comment and given one later reaches a workflow that
+ * watches Response Created with Only With a Comment once, at that update, as Response Created.
  */
 function itemsFor(
 	delivery: Delivery,
 	settings: WebhookSettings,
 	memory: DeliveryMemory,
-): INodeExecutionData[] {
+): { items: INodeExecutionData[]; noted: Noted } {
 	const { event, record, id, updatedSecond } = delivery;
-	if (!memory.events.add(`${event}:${id}:${updatedSecond}`)) return [];
+	const noted: Noted = { event: `${event}:${id}:${updatedSecond}` };
+	const none = { items: [], noted };
+	if (!memory.events.add(noted.event)) return none;
 	const watching = (name: EventName) => settings.events.includes(name);
-	const item = (name: EventName): INodeExecutionData[] => [
-		{ json: { event: name, ...(settings.simplify ? simplifyRecord(record) : record) } },
-	];
-	if (event === 'decline') return watching('decline') ? item('decline') : [];
+	const emit = (name: EventName) => ({
+		items: [{ json: { event: name, ...(settings.simplify ? simplifyRecord(record) : record) } }],
+		noted,
+	});
+	if (event === 'decline') return watching('decline') ? emit('decline') : none;
 
 	const { filter } = settings;
 	// The API's lists leave invalidated responses out unless asked for them; so does this.
-	if (record.excluded_from_calculations === true && !filter.includeExcluded) return [];
-	if (!matchesFilter(event, record, filter)) return [];
+	if (record.excluded_from_calculations === true && !filter.includeExcluded) return none;
+	if (!matchesFilter(event, record, filter)) return none;
 	const completesNew = event === 'response' || (filter.onlyWithComment && hasComment(record));
 	if (watching('response') && completesNew && !memory.announced.has(id)) {
 		memory.announced.add(id);
-		return item('response');
+		noted.announced = id;
+		return emit('response');
 	}
-	return event === 'responseUpdated' && watching('responseUpdated') ? item('responseUpdated') : [];
+	return event === 'responseUpdated' && watching('responseUpdated')
+		? emit('responseUpdated')
+		: none;
+}
+
+/**
+ * n8n 2.x answers a webhook of responseMode onReceived once its execution is stored and queued, and
+ * answers an error (500) when that fails; the service then delivers it again. Such a delivery is
+ * taken back out of the memory when the answer goes, so that the retry starts the workflow. (n8n 1.x
+ * answers before it stores the execution, so there a failure to store it loses the event whatever
+ * the node does.)
+ */
+function forgetIfNotStarted(context: IWebhookFunctions, memory: DeliveryMemory, noted: Noted) {
+	const response = context.getResponseObject();
+	response.once('finish', () => {
+		if (response.statusCode < 300) return;
+		memory.events.delete(noted.event);
+		if (noted.announced !== undefined) memory.announced.delete(noted.announced);
+	});
 }
 
 /**
@@ -149,11 +178,9 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-	const items = itemsFor(
-		delivery,
-		readSettings(context),
-		deliveryMemory(memoryKey(context, kindOf(context))),
-	);
+	const memory = deliveryMemory(memoryKey(context, kindOf(context)));
+	const { items, noted } = itemsFor(delivery, readSettings(context), memory);
 	if (items.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
+	forgetIfNotStarted(context, memory, noted);
 	return { workflowData: [items] };
 }

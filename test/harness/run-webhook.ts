@@ -68,6 +68,12 @@ const KINDS: Record<
 /** n8n's answer when the node's webhook() throws (webhook-helpers' _privateGetWebhookErrorMessage). */
 const WEBHOOK_ERROR = 'Workflow Webhook Error: Workflow could not be started!';
 
+/**
+ * n8n 2.x's answer when it could not store or queue the execution a webhook started (executeWebhook's
+ * catch of WorkflowRunner.run: an OperationalError, answered before its deferred onReceived answer).
+ */
+const EXECUTION_NOT_STARTED = 'There was a problem executing the workflow';
+
 /** One execution a webhook started, as n8n records it. */
 export interface WebhookExecution {
 	mode: WorkflowExecuteMode;
@@ -91,6 +97,11 @@ export interface WebhookTrigger {
 	 * n8n shows, the workflow left inactive.
 	 */
 	activate(): Promise<void>;
+	/**
+	 * The next `count` executions fail to start, as when n8n's database does not answer in time:
+	 * n8n 2.x answers those webhooks 500 and runs nothing.
+	 */
+	failExecutionStarts(count: number): void;
 	/** Unpublishes the workflow: the production URL answers 404 again. */
 	deactivate(): Promise<void>;
 	/**
@@ -121,8 +132,9 @@ interface ParsedRequest extends IncomingMessage {
  *   responseMode 'onReceived': the raw body read into `req.rawBody` and parsed into `req.body`
  *   (parseBody, which answers 422 itself when JSON does not parse), a fresh Workflow, the node's
  *   webhook() in n8n-core's WebhookContext, then n8n's answer;
- * - the items of `workflowData` start an execution through n8n-core's WorkflowExecute. Unlike n8n,
- *   the answer waits for it, so a test finds the execution once its request is answered.
+ * - the items of `workflowData` start an execution through n8n-core's WorkflowExecute, and n8n 2.x
+ *   answers once it started (500 when it could not: failExecutionStarts). Unlike n8n, the answer
+ *   waits for the execution's end, so a test finds it once its request is answered.
  */
 export async function startWebhookTrigger(options: NodeUnderTestOptions): Promise<WebhookTrigger> {
 	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(options);
@@ -137,6 +149,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		);
 	const open = new Set<WebhookKind>();
 	const executions: WebhookExecution[] = [];
+	let failingStarts = 0;
 
 	const newWorkflow = () =>
 		createHarnessWorkflow({ nodes: [node], nodeTypes, active: open.has('production') });
@@ -271,6 +284,10 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 				);
 			return;
 		}
+		if (failingStarts > 0) {
+			failingStarts--;
+			return send(response, 500, { code: 0, message: EXECUTION_NOT_STARTED });
+		}
 		executions.push(await execute(mode, result.workflowData));
 		if (!answered)
 			send(response, responseCode(workflow, mode), onReceivedBody(workflow, mode, result));
@@ -329,6 +346,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		executions,
 		credentialsHelper,
 		credentialId,
+		failExecutionStarts: (count) => (failingStarts = count),
 		activate: async () => await openWebhook('production'),
 		deactivate: async () => await closeWebhook('production'),
 		listen: async () => await openWebhook('test'),

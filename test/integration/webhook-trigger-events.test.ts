@@ -209,6 +209,34 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			expect(emitted(session)).toEqual([`response:${response.id}`]);
 		});
 
+		it.each([
+			['Response Created', {}, () => respond().created],
+			[
+				'Response Created at its comment (Only With a Comment)',
+				{ filters: { onlyWithComment: true } },
+				() => update(respond({ text: '' }).id, { text: 'Thanks' }),
+			],
+			['Response Updated', { events: ['responseUpdated'] }, () => update(respond().id, {})],
+			['Decline Created', { events: ['decline'] }, () => decline().created],
+		])(
+			'%s that n8n answered 500 (its execution not stored) starts the workflow when the service sends it again',
+			async (_, parameters: INodeParameters, delivery: () => WebhookPayload) => {
+				const session = await start({ events: ['response'], ...parameters });
+				const payload = delivery();
+				session.trigger.failExecutionStarts(1);
+
+				const answers = [];
+				for (let attempt = 0; attempt < 3; attempt++) answers.push(await session.deliver(payload));
+
+				expect(answers.map(({ status, text }) => [status, text])).toEqual([
+					[500, expect.stringContaining('There was a problem executing the workflow')],
+					[200, WORKFLOW_STARTED],
+					[200, JSON.stringify(NOTHING_TO_START)],
+				]);
+				expect(session.trigger.executions).toHaveLength(1);
+			},
+		);
+
 		it('two updates of one response in different seconds are two events', async () => {
 			const session = await start({ events: ['responseUpdated'] });
 			const response = respond();
