@@ -78,7 +78,10 @@ export class N8nInstance {
 	 * The environment of every n8n process; `brokerPort` must differ per process (each starts a task
 	 * broker).
 	 */
-	private environment(brokerPort: number): NodeJS.ProcessEnv {
+	private environment(
+		brokerPort: number,
+		startEnv: Record<string, string> = {},
+	): NodeJS.ProcessEnv {
 		const { runtime, userFolder, port, owner } = this.options;
 		return {
 			PATH: `${runtime.nodeBinFolder}:${process.env.PATH ?? ''}`,
@@ -130,6 +133,7 @@ export class N8nInstance {
 			NODE_OPTIONS: `--require "${OUTBOUND_GUARD}"`,
 			OUTBOUND_GUARD_LOG: this.outboundLogFile,
 			...this.options.env,
+			...startEnv,
 		};
 	}
 
@@ -176,14 +180,14 @@ export class N8nInstance {
 
 	/**
 	 * Starts `n8n start` (or `n8n worker`) in its own process group (so its task runner stops with
-	 * it) and waits until it serves.
+	 * it) and waits until it serves. `env`: more environment for this start only.
 	 */
-	async start(timeoutMs = 120_000): Promise<void> {
+	async start(timeoutMs = 120_000, env: Record<string, string> = {}): Promise<void> {
 		const log = openSync(this.logFile, 'a');
 		const command = this.options.role === 'worker' ? ['worker', '--concurrency=10'] : ['start'];
 		const server = spawn(this.options.runtime.node, [this.options.runtime.n8nCli, ...command], {
 			cwd: this.options.userFolder,
-			env: this.environment(await freePort()),
+			env: this.environment(await freePort(), env),
 			stdio: ['ignore', log, log],
 			detached: true,
 		});

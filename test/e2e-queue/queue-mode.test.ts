@@ -179,9 +179,6 @@ const { step } = e2eSuite({
 				WEBHOOK_WORKFLOW,
 			],
 			workers: 2,
-			// Executions a killed worker left "running" are marked crashed within a minute (default: 3
-			// hours).
-			env: { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' },
 		});
 		const clientCredential = join(services.n8nOptions.workFolder, 'client-credential.json');
 		const { clientId, clientSecret } = fake.credentials;
@@ -371,14 +368,6 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 		);
 	}
 
-	step(
-		'the trigger on the main emits each of 3,000 responses exactly once across bursts, a main restart and a killed worker; its cursor lives in PostgreSQL',
-		async () => {
-			await runTriggerScenario();
-		},
-		25 * 60_000,
-	);
-
 	describe('the Wootric Webhook Trigger: the main receives, the workers run', () => {
 		const webhooks = new WebhookScenarios(() => ({
 			fake,
@@ -426,6 +415,14 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 			5 * 60_000,
 		);
 	});
+
+	step(
+		'the trigger on the main emits each of 3,000 responses exactly once across bursts, a main restart and a killed worker; its cursor lives in PostgreSQL',
+		async () => {
+			await runTriggerScenario();
+		},
+		25 * 60_000,
+	);
 
 	step(
 		'made no connection to any host but this machine, from the main or a worker',
@@ -489,13 +486,17 @@ async function runTriggerScenario(): Promise<void> {
 		{ timeoutMs: 60_000, intervalMs: 1000 },
 	);
 
-	// Burst 1, then the main restarts between two polls while burst 2 arrives.
+	// Burst 1, then the main restarts between two polls while burst 2 arrives. It comes back checking
+	// for dangling executions every minute instead of every 3 hours, so that the execution of the
+	// worker killed below is marked crashed in time. (n8n's check is racy: an execution stored but
+	// not yet queued is marked too, and its worker then skips it. The webhook bursts, which run
+	// before, keep n8n's default.)
 	burst(1_000, 120);
 	await waitForTickets(1_000, 180_000);
 	const cursorBeforeRestart = await triggerCursor();
 	await cluster.n8n.stop();
 	burst(1_000, 200);
-	await cluster.n8n.start();
+	await cluster.n8n.start(undefined, { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' });
 	await cluster.rest.login(OWNER.email, OWNER.password);
 	await waitForTickets(2_000, 180_000);
 

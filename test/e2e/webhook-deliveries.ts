@@ -8,6 +8,8 @@ import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { ExecutionStatusList } from 'n8n-workflow';
+
 import type { N8nInstance } from '../../scripts/e2e/n8n-instance';
 import { REPO_ROOT } from '../../scripts/e2e/paths';
 import { waitFor } from '../../scripts/e2e/processes';
@@ -44,10 +46,12 @@ export interface Delivery {
 
 export interface Answer {
 	responseId: number;
-	/** Date.now() when the POST was made. */
+	/** Date.now() when the first POST was made. */
 	sentAt: number;
+	/** The POSTs it took: more than one when n8n answered 5xx or not at all (RETRY_WAITS_MS). */
+	attempts: number;
+	/** The last answer's status, and its `message` (n8n's, or the trigger's). */
 	status: number;
-	/** The answer's `message` (n8n's, or the trigger's). */
 	message: string;
 }
 
@@ -94,11 +98,17 @@ const BAD_SIGNATURES: Array<(delivery: Delivery) => Delivery> = [
  */
 export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 100);
 
-async function post(
+/**
+ * What the sender waits before each new try of a delivery n8n answered 5xx or did not answer, as an
+ * at-least-once sender does (../shared/API-FACTS.md): a busy n8n answers 503 "Database is not ready!"
+ * before the trigger sees the webhook, and n8n 2.x answers 500 when it could not store the execution.
+ */
+const RETRY_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
+
+async function postOnce(
 	url: string,
-	{ responseId, body, contentType, signature }: Delivery,
-): Promise<Answer> {
-	const sentAt = Date.now();
+	{ body, contentType, signature }: Delivery,
+): Promise<{ status: number; message: string }> {
 	const response = await fetch(url, {
 		method: 'POST',
 		headers: {
@@ -114,7 +124,22 @@ async function post(
 	} catch {
 		// Not JSON: the text is the message.
 	}
-	return { responseId, sentAt, status: response.status, message };
+	return { status: response.status, message };
+}
+
+/** One delivery, tried again after each 5xx or failed connection while RETRY_WAITS_MS lasts. */
+async function post(url: string, delivery: Delivery): Promise<Answer> {
+	const sentAt = Date.now();
+	for (let attempts = 1; ; attempts++) {
+		const answer = await postOnce(url, delivery).catch((error: Error) => ({
+			status: 0,
+			message: `no answer: ${error.message}`,
+		}));
+		const wait = RETRY_WAITS_MS[attempts - 1];
+		if ((answer.status !== 0 && answer.status < 500) || wait === undefined)
+			return { responseId: delivery.responseId, sentAt, attempts, ...answer };
+		await new Promise((resolve) => setTimeout(resolve, wait));
+	}
 }
 
 /** fn over the items, at most `concurrency` at a time, each taking the next item when done. */
@@ -160,6 +185,8 @@ export interface BurstFigures {
 	succeeded: number;
 	/** From each POST (when its connection sent it) to the start (startedAt) of its execution, in ms. */
 	startLatencyMs: { p50: number; p95: number; max: number };
+	/** Deliveries the sender had to send more than once (n8n answered 5xx or not at all). */
+	retried: number;
 	/** From the first POST to the last execution's end. */
 	allDoneSeconds: number;
 	/** The receiving n8n process's peak resident memory since it started (VmHWM), in MB. */
@@ -263,16 +290,36 @@ export class WebhookScenarios {
 		return { all: after.all - before.all, succeeded: after.succeeded - before.succeeded };
 	}
 
+	/** Waits for a ticket per response; a timeout says which have none, and what n8n's executions did. */
 	private async ticketsArrived(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
-		await waitFor(
-			`tickets for ${responses.length} responses`,
-			() => (this.ticketsFor(responses).length >= responses.length ? true : undefined),
-			{
-				timeoutMs,
-				intervalMs: 500,
-				describe: () => `Tickets so far: ${this.ticketsFor(responses).length}`,
-			},
-		);
+		try {
+			await waitFor(
+				`tickets for ${responses.length} responses`,
+				() => (this.ticketsFor(responses).length >= responses.length ? true : undefined),
+				{
+					timeoutMs,
+					intervalMs: 500,
+					describe: () => `Tickets so far: ${this.ticketsFor(responses).length}`,
+				},
+			);
+		} catch (error) {
+			const ticketed = new Set(
+				this.ticketsFor(responses).map((ticket) => Number(ticket.fields.wootric_response_id)),
+			);
+			const byStatus = await Promise.all(
+				ExecutionStatusList.map(
+					async (status) =>
+						`${status} ${await this.target().rest.executionCount(WEBHOOK_WORKFLOW.id, [status])}`,
+				),
+			);
+			(error as Error).message +=
+				`\nResponses without a ticket: ${responses
+					.filter((response) => !ticketed.has(response.id))
+					.map((response) => response.id)
+					.join(', ')}` +
+				`\nThe webhook workflow's executions (all runs) by status: ${byStatus.join(', ')}`;
+			throw error;
+		}
 	}
 
 	/**
@@ -330,6 +377,7 @@ export class WebhookScenarios {
 		return {
 			webhooks: count,
 			connections: SENDER_CONNECTIONS,
+			retried: answers.filter((answer) => answer.attempts > 1).length,
 			executions: started.all,
 			succeeded: started.succeeded,
 			startLatencyMs: {
@@ -408,7 +456,7 @@ export function recordBurst(mode: string, n8nVersion: string, figures: BurstFigu
 	const key = `${mode}, n8n ${n8nVersion}`;
 	const { p50, p95, max } = figures.startLatencyMs;
 	const line =
-		`webhook burst (${key}): ${figures.webhooks} posted at once over ${figures.connections} connections, ${figures.succeeded} of ${figures.executions} executions succeeded, ` +
+		`webhook burst (${key}): ${figures.webhooks} posted at once over ${figures.connections} connections (${figures.retried} sent again after a 5xx), ${figures.succeeded} of ${figures.executions} executions succeeded, ` +
 		`POST → execution start p50 ${p50} ms, p95 ${p95} ms, max ${max} ms; all done in ${figures.allDoneSeconds} s; ` +
 		`receiving n8n's peak RSS ${figures.receiverPeakRssMb} MB`;
 	mkdirSync(join(REPO_ROOT, 'bench-results'), { recursive: true });
