@@ -120,6 +120,11 @@ export interface CsvChunk {
 	text: string;
 }
 
+/** A CSV as the service reads one: the header, then the rows, CRLF line ends, quoted where needed. */
+export function csvText(header: string[], rows: string[][]): string {
+	return Papa.unparse([header, ...rows], { newline: '\r\n' });
+}
+
 /** The rows from `startAtRow` on, as CSVs of at most 5,000 rows, each with the header. */
 export function csvChunks(csv: SurveyCsv, startAtRow = 1): CsvChunk[] {
 	const chunks: CsvChunk[] = [];
@@ -128,7 +133,7 @@ export function csvChunks(csv: SurveyCsv, startAtRow = 1): CsvChunk[] {
 		chunks.push({
 			fromRow: from,
 			toRow: from + rows.length - 1,
-			text: Papa.unparse([csv.header, ...rows], { newline: '\r\n' }),
+			text: csvText(csv.header, rows),
 		});
 	}
 	return chunks;

@@ -4,12 +4,12 @@ import type {
 	INodeExecutionData,
 	INodeProperties,
 } from 'n8n-workflow';
-import Papa from 'papaparse';
 
 import {
 	CONTEXT_PREFIX,
 	contextVariables,
 	csvChunks,
+	csvText,
 	LANGUAGE_COLUMN,
 	languagesUsed,
 	parseSurveyCsv,
@@ -185,9 +185,9 @@ function csvFromItems(
 	const fields = [...new Set(rows.flatMap((row) => Object.keys(row)))].filter(
 		(field) => field !== LANGUAGE_COLUMN || withLanguage,
 	);
-	const csv = Papa.unparse(
-		{ fields, data: rows.map((row) => fields.map((field) => row[field] ?? '')) },
-		{ newline: '\r\n' },
+	const csv = csvText(
+		fields,
+		rows.map((row) => fields.map((field) => row[field] ?? '')),
 	);
 	return { csv, itemIndexes: read.map(({ itemIndex }) => itemIndex) };
 }
