@@ -25,9 +25,12 @@ import {
 	webhookTriggerUrl,
 	type WorkflowFile,
 } from '../../scripts/e2e/workflow-files';
+import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
+
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { outputOf, RequestLog } from './helpers';
+import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
 import {
 	postAll,
@@ -787,6 +790,153 @@ async function oneMorePoll(): Promise<void> {
  * credential is tested or saved, so tokens of the old sign-in used to live on. The credential now
  * records which sign-in its tokens belong to, and a changed form signs in afresh.
  */
+describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
+	let client: Client | undefined;
+	const DAY = 86_400;
+
+	afterAll(async () => {
+		await client?.close();
+		await demo?.rest.deactivate(MCP_WORKFLOW.id);
+	});
+
+	step(
+		'published, the trigger serves both Wootric tools to an MCP client, each with its $fromAI inputs',
+		async () => {
+			await demo.rest.activate(MCP_WORKFLOW.id);
+			client = await connectMcpClient(mcpServerUrl(demo.n8n.baseUrl));
+
+			const { tools } = await client.listTools();
+
+			const shown = tools
+				.map(({ name, description, inputSchema }) => ({
+					name,
+					description,
+					inputs: Object.fromEntries(
+						Object.entries(inputSchema.properties ?? {}).map(([key, schema]) => [
+							key,
+							(schema as { type?: string }).type,
+						]),
+					),
+					required: [...(inputSchema.required ?? [])].sort(),
+				}))
+				.sort((a, b) => a.name.localeCompare(b.name));
+			expect(shown).toEqual([
+				{
+					name: 'Create_response',
+					description: 'Create a response in Wootric',
+					inputs: { comment: 'string', endUserId: 'number', score: 'number' },
+					required: ['comment', 'endUserId', 'score'],
+				},
+				{
+					name: 'Get_detractors',
+					description: 'Get many responses in Wootric',
+					inputs: { days: 'number', limit: 'number' },
+					required: ['days', 'limit'],
+				},
+			]);
+		},
+	);
+
+	step(
+		'"get the detractors of the last 7 days" answers exactly those, simplified, from GET /v1/responses',
+		async () => {
+			const now = fake.clock.now();
+			const user = createEndUser(fake.account, fake.store, 'mcp-detractors@example.com');
+			const fresh = [2, 6, 9].map((score) =>
+				addResponse(fake.account, fake.store, { endUserId: user.id, score, text: `MCP ${score}` }),
+			);
+			const old = addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: 1,
+				createdAt: now - 10 * DAY,
+			});
+			const expected = [...fake.account.responses.values()]
+				.filter(
+					(response) =>
+						response.score <= 6 &&
+						!response.excludedFromCalculations &&
+						response.createdAt >= now - 7 * DAY,
+				)
+				.map((response) => response.id)
+				.sort((a, b) => a - b);
+			expect(expected.length).toBeLessThan(100);
+			requests.mark();
+
+			const answer = await callTool(client!, 'Get_detractors', { days: 7, limit: 100 });
+
+			expect(answer.isError).toBe(false);
+			const records = answer.json as Array<Record<string, unknown>>;
+			expect(records.map((record) => record.id).sort((a, b) => Number(a) - Number(b))).toEqual(
+				expected,
+			);
+			expect(new Set(records.map((record) => record.nps_category))).toEqual(new Set(['detractor']));
+			expect(expected).toEqual(expect.arrayContaining([fresh[0].id, fresh[1].id]));
+			expect(expected).not.toContain(old.id);
+			const lists = requests.to('GET', '/v1/responses');
+			expect(lists.length).toBeGreaterThan(0);
+			const since = Number((lists[0].params.created as Record<string, unknown>).gte);
+			expect(Math.abs(since - (now - 7 * DAY))).toBeLessThan(120);
+		},
+	);
+
+	step(
+		'"create a response" stores it in Wootric with the score and comment given, and answers the record',
+		async () => {
+			const user = createEndUser(fake.account, fake.store, 'mcp-create@example.com');
+			requests.mark();
+
+			const answer = await callTool(client!, 'Create_response', {
+				endUserId: user.id,
+				score: 3,
+				comment: 'Support took two days',
+			});
+
+			expect(answer.isError).toBe(false);
+			const sent = requests.one('POST', `/v1/end_users/${user.id}/responses`).params;
+			expect(sent).toEqual(
+				expect.objectContaining({
+					score: '3',
+					text: 'Support took two days',
+					ip_address: '203.0.113.7',
+					origin_url: 'https://app.example.com/support',
+				}),
+			);
+			const stored = [...fake.account.responses.values()].filter(
+				(response) => response.endUserId === user.id,
+			);
+			expect(stored.map(({ score, text }) => ({ score, text }))).toEqual([
+				{ score: 3, text: 'Support took two days' },
+			]);
+			const [record] = [answer.json].flat() as Array<Record<string, unknown>>;
+			expect(record).toEqual(expect.objectContaining({ id: stored[0].id, score: 3 }));
+		},
+	);
+
+	step(
+		'a call that fails (an end user Wootric does not have) answers the client a tool error at once',
+		async () => {
+			const missing = 987_654_321;
+			const started = Date.now();
+
+			const answer = await callTool(client!, 'Create_response', {
+				endUserId: missing,
+				score: 5,
+				comment: 'Nobody',
+			});
+
+			expect({ isError: answer.isError, text: answer.text }).toEqual({
+				isError: true,
+				// n8n 1.x starts it "Error: ", 2.x "NodeOperationError: ".
+				text: expect.stringMatching(/: The end user 987654321 was not found in Wootric/),
+			});
+			expect(Date.now() - started).toBeLessThan(15_000);
+			expect(
+				[...fake.account.responses.values()].filter((response) => response.endUserId === missing),
+			).toEqual([]);
+		},
+	);
+});
+
 describe('a credential changed in the editor', () => {
 	it('the Test button fails for a wrong password though the credential holds a token', async () => {
 		await demo.n8n.execute('e2eAccount'); // a run stores the credential's tokens
