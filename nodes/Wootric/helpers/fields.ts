@@ -1,7 +1,39 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INode,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { TimeRange, ParamHash } from '../transport';
 import { integerValue, invalid, unixSeconds } from './validation';
+
+/**
+ * Node version 1.2 picks the end user and the survey template with resource locators (From List,
+ * By ID, …); older versions keep the fields their workflows were saved with.
+ */
+export const LOCATORS_VERSION = 1.2;
+
+/** Whether the node reads its end user and survey template from resource locators. */
+export const usesLocators = (node: INode) => node.typeVersion >= LOCATORS_VERSION;
+
+/** Shown on the node versions that read the resource locators. */
+export const fromLocatorsVersion = { '@version': [{ _cnd: { gte: LOCATORS_VERSION } }] };
+
+/** Shown on the node versions before the resource locators. */
+export const beforeLocatorsVersion = { '@version': [{ _cnd: { lt: LOCATORS_VERSION } }] };
+
+/** The field shown only when `show` also holds, besides what its own displayOptions ask. */
+export function shownWhen(field: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
+	return {
+		...field,
+		displayOptions: {
+			...field.displayOptions,
+			show: { ...field.displayOptions?.show, ...show },
+		},
+	};
+}
 
 /** The id field of a record: Wootric's ids are positive whole numbers. */
 export function idField(name: string, displayName: string, description: string): INodeProperties {

@@ -1,5 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { beforeLocatorsVersion, fromLocatorsVersion, shownWhen } from '../../helpers/fields';
+import {
+	chosenSurveyTemplate,
+	SURVEY_TEMPLATE_BEFORE_LOCATORS,
+	SURVEY_TEMPLATE_LOCATOR,
+} from '../../helpers/surveyTemplates';
 import { integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 
@@ -45,22 +51,57 @@ const SAMPLING = [
 
 /** What both survey endpoints take: survey_immediately, subject, intro and survey_settings. */
 export const surveyFields: INodeProperties[] = [
-	{
-		displayName: 'Survey Template Name or ID',
-		name: 'surveyTemplateId',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSurveyTemplates' },
-		default: '',
-		description:
-			'The survey template to use; leave empty for the account default. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	shownWhen(
+		{
+			displayName: 'Survey Template Name or ID',
+			name: SURVEY_TEMPLATE_BEFORE_LOCATORS,
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSurveyTemplates' },
+			default: '',
+			description:
+				'The survey template to use; leave empty for the account default. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		beforeLocatorsVersion,
+	),
+	shownWhen(
+		{
+			displayName: 'Survey Template',
+			name: SURVEY_TEMPLATE_LOCATOR,
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'The survey template to use; leave empty for the account default',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a survey template…',
+					typeOptions: { searchListMethod: 'searchSurveyTemplates', searchable: true },
+				},
+				{
+					displayName: 'By ID',
+					name: 'id',
+					type: 'string',
+					placeholder: '501',
+					validation: [
+						{
+							type: 'regex',
+							properties: { regex: '^\\s*[1-9]\\d*\\s*$', errorMessage: 'An ID is a whole number' },
+						},
+					],
+				},
+			],
+		},
+		fromLocatorsVersion,
+	),
 	{
 		displayName: 'Language Name or ID',
 		name: 'language',
 		type: 'options',
 		typeOptions: {
 			loadOptionsMethod: 'getSurveyTemplateLanguages',
-			loadOptionsDependsOn: ['surveyTemplateId'],
+			// The template chosen before 1.2, or with the locator from 1.2.
+			loadOptionsDependsOn: [SURVEY_TEMPLATE_BEFORE_LOCATORS, `${SURVEY_TEMPLATE_LOCATOR}.value`],
 		},
 		default: '',
 		description:
@@ -171,9 +212,10 @@ export function readSurveyParams(
 ): { params: ParamHash; subject: string; intro: string; templateId?: number; language?: string } {
 	const subject = String(context.getNodeParameter('subject', itemIndex, '') ?? '');
 	const intro = String(context.getNodeParameter('intro', itemIndex, '') ?? '');
-	const templateValue = context.getNodeParameter('surveyTemplateId', itemIndex, '') as
-		| string
-		| number;
+	const templateValue = chosenSurveyTemplate(
+		context.getNode(),
+		(name) => context.getNodeParameter(name, itemIndex, '') as unknown,
+	);
 	const templateId =
 		templateValue === ''
 			? undefined

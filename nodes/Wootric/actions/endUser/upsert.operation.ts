@@ -1,17 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { emailField, externalIdField, externalIdValue } from '../../helpers/endUsers';
 import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { isNotFound, wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
-	emailField,
 	endUserForm,
 	endUserOutput,
 	externalCreatedAtField,
-	externalIdField,
-	externalIdValue,
 	lastSurveyedField,
 	optionalExternalIdField,
 	pathSegment,
