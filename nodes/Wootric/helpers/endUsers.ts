@@ -72,7 +72,11 @@ function lookUpFields(ways: EndUserBy[]): INodeProperties[] {
 			name: 'lookUpBy',
 			type: 'options',
 			options: ways
-				.map((way) => ({ name: LOOK_UP_NAMES[way], value: way }))
+				.map((way) => ({
+					name: LOOK_UP_NAMES[way],
+					value: way,
+					description: FIELD_BEFORE_LOCATORS[way].description,
+				}))
 				.sort((a, b) => a.name.localeCompare(b.name)),
 			default: 'id',
 			description: 'How to find the end user',

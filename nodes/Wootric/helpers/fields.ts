@@ -114,11 +114,11 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 }
 
 const COMPARISONS = [
-	{ name: 'After', value: 'gt' },
-	{ name: 'At or After', value: 'gte' },
-	{ name: 'At or Before', value: 'lte' },
-	{ name: 'Before', value: 'lt' },
-	{ name: 'Exactly At', value: 'eq' },
+	{ name: 'After', value: 'gt', description: 'Later than the time' },
+	{ name: 'At or After', value: 'gte', description: 'At the time or later' },
+	{ name: 'At or Before', value: 'lte', description: 'At the time or earlier' },
+	{ name: 'Before', value: 'lt', description: 'Earlier than the time' },
+	{ name: 'Exactly At', value: 'eq', description: 'At that second' },
 ];
 
 /** A `created[...]` or `updated[...]` range: any of eq, lt, lte, gt, gte, combined. */
@@ -142,6 +142,7 @@ function timeRangeField(name: 'created' | 'updated', displayName: string): INode
 						type: 'options',
 						options: COMPARISONS,
 						default: 'gte',
+						description: 'How the record’s time compares with the time given',
 					},
 					{
 						displayName: 'Time',
@@ -240,8 +241,8 @@ export function propertiesFields(
 			name: `${name}Input`,
 			type: 'options',
 			options: [
-				{ name: 'Key/Value Pairs', value: 'pairs' },
-				{ name: 'JSON', value: 'json' },
+				{ name: 'Key/Value Pairs', value: 'pairs', description: 'One name and value at a time' },
+				{ name: 'JSON', value: 'json', description: 'One JSON object, e.g. from an expression' },
 			],
 			default: 'pairs',
 			description:
@@ -261,8 +262,20 @@ export function propertiesFields(
 					displayName: 'Property',
 					name: 'property',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						{
+							displayName: 'Name',
+							name: 'name',
+							type: 'string',
+							default: '',
+							description: 'The property name, e.g. plan',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'The property value, e.g. pro',
+						},
 					],
 				},
 			],

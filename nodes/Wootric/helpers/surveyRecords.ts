@@ -56,8 +56,16 @@ export function listScopeFields(records: 'Responses' | 'Declines'): INodePropert
 			name: 'scope',
 			type: 'options',
 			options: [
-				{ name: 'All End Users', value: 'all' },
-				{ name: 'One End User', value: 'endUser' },
+				{
+					name: 'All End Users',
+					value: 'all',
+					description: `The ${records.toLowerCase()} of everyone`,
+				},
+				{
+					name: 'One End User',
+					value: 'endUser',
+					description: `The ${records.toLowerCase()} of the end user you pick`,
+				},
 			],
 			default: 'all',
 		},
@@ -73,8 +81,8 @@ export const listOptionsCollection = optionsCollection([
 		name: 'order',
 		type: 'options',
 		options: [
-			{ name: 'Newest First', value: 'desc' },
-			{ name: 'Oldest First', value: 'asc' },
+			{ name: 'Newest First', value: 'desc', description: 'The latest created first' },
+			{ name: 'Oldest First', value: 'asc', description: 'The earliest created first' },
 		],
 		default: 'desc',
 		description: 'By creation time',

@@ -9,16 +9,16 @@ import {
 import { integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 
-/** The eight custom message keys of survey_settings[custom_messages]. */
+/** The eight custom message keys of survey_settings[custom_messages], and whom each is shown to. */
 const CUSTOM_MESSAGES = [
-	['Follow-Up Text', 'followup_text'],
-	['Detractor Follow-Up Text', 'detractor_followup_text'],
-	['Passive Follow-Up Text', 'passive_followup_text'],
-	['Promoter Follow-Up Text', 'promoter_followup_text'],
-	['Prompt Text', 'prompt_text'],
-	['Detractor Prompt Text', 'detractor_prompt_text'],
-	['Passive Prompt Text', 'passive_prompt_text'],
-	['Promoter Prompt Text', 'promoter_prompt_text'],
+	['Follow-Up Text', 'followup_text', 'every end user'],
+	['Detractor Follow-Up Text', 'detractor_followup_text', 'detractors (0–6)'],
+	['Passive Follow-Up Text', 'passive_followup_text', 'passives (7–8)'],
+	['Promoter Follow-Up Text', 'promoter_followup_text', 'promoters (9–10)'],
+	['Prompt Text', 'prompt_text', 'every end user'],
+	['Detractor Prompt Text', 'detractor_prompt_text', 'detractors (0–6)'],
+	['Passive Prompt Text', 'passive_prompt_text', 'passives (7–8)'],
+	['Promoter Prompt Text', 'promoter_prompt_text', 'promoters (9–10)'],
 ] as const;
 
 /** survey_settings[sampling]: days, and a percentage. */
@@ -153,9 +153,16 @@ export const surveyFields: INodeProperties[] = [
 				type: 'collection',
 				placeholder: 'Add Message',
 				default: {},
+				description: "Texts that replace the survey's own, for everyone or one NPS category",
 				options: CUSTOM_MESSAGES.map(
-					([displayName, name]) =>
-						({ displayName, name, type: 'string', default: '' }) as INodeProperties,
+					([displayName, name, shownTo]) =>
+						({
+							displayName,
+							name,
+							type: 'string',
+							default: '',
+							description: `Replaces the survey's ${name.includes('followup') ? 'follow-up' : 'prompt'} text for ${shownTo}`,
+						}) as INodeProperties,
 				),
 			},
 			{

@@ -28,8 +28,12 @@ export const description: INodeProperties[] = [
 		name: 'matchBy',
 		type: 'options',
 		options: [
-			{ name: 'Email', value: 'email' },
-			{ name: 'External ID', value: 'externalId' },
+			{ name: 'Email', value: 'email', description: 'The end user with this email address' },
+			{
+				name: 'External ID',
+				value: 'externalId',
+				description: 'The end user with this ID from your own system',
+			},
 		],
 		default: 'email',
 		description: 'How to find the end user to update; when none matches, a new end user is created',
