@@ -8,6 +8,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { properties } from './actions';
 import { router } from './actions/router';
+import * as listSearch from './methods/listSearch';
 import * as loadOptions from './methods/loadOptions';
 
 export class Wootric implements INodeType {
@@ -17,8 +18,9 @@ export class Wootric implements INodeType {
 		icon: { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' },
 		group: ['transform'],
 		// 1.1: Simplify of Response and Decline → Create moved from Additional Fields to Options.
-		version: [1, 1.1],
-		defaultVersion: 1.1,
+		// 1.2: the end user and the survey template are picked with resource locators.
+		version: [1, 1.1, 1.2],
+		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		description: 'Read and write Wootric NPS data: end users, responses, declines, surveys',
 		defaults: { name: 'Wootric' },
@@ -29,7 +31,7 @@ export class Wootric implements INodeType {
 		properties,
 	};
 
-	methods = { loadOptions };
+	methods = { loadOptions, listSearch };
 
 	async execute(this: IExecuteFunctions): Promise<INodeExecutionData[][]> {
 		return await router.call(this);

@@ -29,6 +29,7 @@ export const RESPONSE_FILTERS: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 10,
+			description: 'Only responses with this score or lower',
 		},
 		{
 			displayName: 'Minimum Score',
@@ -36,15 +37,16 @@ export const RESPONSE_FILTERS: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 0,
+			description: 'Only responses with this score or higher',
 		},
 		{
 			displayName: 'NPS Category',
 			name: 'categories',
 			type: 'multiOptions',
 			options: [
-				{ name: 'Detractor (0–6)', value: 'detractor' },
-				{ name: 'Passive (7–8)', value: 'passive' },
-				{ name: 'Promoter (9–10)', value: 'promoter' },
+				{ name: 'Detractor (0–6)', value: 'detractor', description: 'Scores 0 to 6' },
+				{ name: 'Passive (7–8)', value: 'passive', description: 'Scores 7 and 8' },
+				{ name: 'Promoter (9–10)', value: 'promoter', description: 'Scores 9 and 10' },
 			],
 			default: [],
 			description: 'Only responses of these categories; none chosen means all',

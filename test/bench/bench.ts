@@ -35,6 +35,7 @@ import {
 	seedResponses,
 	StoredCredential,
 	TriggerSession,
+	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
 import { Floor } from './floor';
@@ -171,7 +172,14 @@ function wootricNode(fake: FakeWootric) {
 			requests,
 			signIns,
 		} = await counting(fake, () =>
-			runNode({ nodeType: 'wootric', parameters, ...options, ...credential.options }),
+			runNode({
+				nodeType: 'wootric',
+				// The bench's workflows address end users with the fields before the locators.
+				nodeTypeVersion: VERSION_BEFORE_LOCATORS,
+				parameters,
+				...options,
+				...credential.options,
+			}),
 		);
 		credential.keep(run);
 		if (run.error && !options.continueOnFail)

@@ -12,6 +12,8 @@ export type { CredentialTestRun, TestCredentialOptions } from './credential-test
 export { clearOriginMap, mapOrigins } from './origin-map';
 export { loadOptionsContext, runLoadOptions } from './load-options';
 export type { LoadOptionsRun, RunLoadOptionsOptions } from './load-options';
+export { runListSearch } from './list-search';
+export type { ListSearchRun, RunListSearchOptions } from './list-search';
 export { shownToUsers } from './shown';
 export { evaluateParameter, parameterEvaluation } from './evaluate-parameter';
 export type { EvaluateParameter, ParameterEvaluationOptions } from './evaluate-parameter';

@@ -2,7 +2,7 @@ import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import { startFakeWootric, type FakeWootric } from '../fake';
 import { runNode, type InputItem } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { credentialsFor, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 type Case = [
 	description: string,
@@ -144,7 +144,7 @@ const CASES: Case[] = [
 	[
 		'decline end user id empty',
 		{ resource: 'decline', operation: 'create', endUserId: '={{ $json.value }}' },
-		/^End User ID must be a whole number/,
+		/^End User ID is required/,
 		secondItemBad(3, ''),
 	],
 	[
@@ -369,6 +369,7 @@ describe('bad input is stopped before any request', () => {
 
 		const run = await runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters,
 			credentials: credentialsFor(fake),
 			inputItems,

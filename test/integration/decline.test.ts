@@ -4,7 +4,13 @@ import { addDecline, createEndUser, startFakeWootric, type FakeWootric } from '.
 import { declineView } from '../fake/resources/declines';
 import type { Decline, EndUser } from '../fake/store';
 import { runNode } from '../harness';
-import { createdAfterUntil, credentialsFor, requestsSeen, wootricRunner } from '../support/wootric';
+import {
+	createdAfterUntil,
+	credentialsFor,
+	requestsSeen,
+	wootricRunner,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 /** Decline → Create, Get, Get Many, Update and Delete, through n8n's engine against the fake. */
 describe('Decline resource', () => {
@@ -13,7 +19,7 @@ describe('Decline resource', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const run = wootricRunner(() => fake, { resource: 'decline' });
+	const run = wootricRunner(() => fake, { resource: 'decline' }, VERSION_BEFORE_LOCATORS);
 
 	function userWithDeclines(
 		email: string,

@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { seedSurveyTemplates, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode, type InputItem } from '../harness';
-import { wootricRunner } from '../support/wootric';
+import { wootricRunner, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 const csvItem = (content: string, fileName = 'people.csv'): InputItem => ({
 	json: {},
@@ -30,7 +30,11 @@ describe('Email Survey: Send From CSV', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const runSendCsv = wootricRunner(() => fake, { resource: 'emailSurvey', operation: 'sendCsv' });
+	const runSendCsv = wootricRunner(
+		() => fake,
+		{ resource: 'emailSurvey', operation: 'sendCsv' },
+		VERSION_BEFORE_LOCATORS,
+	);
 	const sendCsv = (
 		parameters: INodeParameters,
 		inputItems: InputItem[],
@@ -317,6 +321,7 @@ describe('Email Survey: Send From CSV', () => {
 
 		const second = await runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'emailSurvey', operation: 'sendCsv', source: 'binary' },
 			inputItems: [csvItem('email\nb@example.com\n')],
 			credentialsHelper: first.credentialsHelper,

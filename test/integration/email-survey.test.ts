@@ -1,7 +1,7 @@
 import type { INodeParameters } from 'n8n-workflow';
 
 import { startFakeWootric, type FakeWootric } from '../fake';
-import { wootricRunner } from '../support/wootric';
+import { wootricRunner, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 /** Email Survey → Send: POST /v1/email_survey, batched by 100, checked before anything is sent. */
 describe('Email Survey: Send', () => {
@@ -19,7 +19,11 @@ describe('Email Survey: Send', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const runSend = wootricRunner(() => fake, { resource: 'emailSurvey', operation: 'send' });
+	const runSend = wootricRunner(
+		() => fake,
+		{ resource: 'emailSurvey', operation: 'send' },
+		VERSION_BEFORE_LOCATORS,
+	);
 	const send = (
 		parameters: INodeParameters,
 		inputItems = [{ json: {} }],

@@ -2,7 +2,12 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
-import { notFoundItem, onlyRequest as onlyRequestOf, wootricRunner } from '../support/wootric';
+import {
+	notFoundItem,
+	onlyRequest as onlyRequestOf,
+	wootricRunner,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
 const T = 1_700_000_000;
@@ -21,7 +26,7 @@ describe('End User Settings', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const run = wootricRunner(() => fake, { resource: 'endUserSettings' });
+	const run = wootricRunner(() => fake, { resource: 'endUserSettings' }, VERSION_BEFORE_LOCATORS);
 	const onlyRequest = () => onlyRequestOf(fake);
 
 	describe('Get', () => {

@@ -13,6 +13,7 @@ import {
 	onlyRequest as onlyRequestOf,
 	requestsSeen,
 	wootricRunner,
+	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 
 /** 2023-11-14T22:13:20Z: 14:13:20 on the 14th at the fake account's offset of -08:00. */
@@ -37,7 +38,7 @@ describe('End User', () => {
 	});
 	afterEach(async () => await fake.close());
 
-	const run = wootricRunner(() => fake, { resource: 'endUser' });
+	const run = wootricRunner(() => fake, { resource: 'endUser' }, VERSION_BEFORE_LOCATORS);
 
 	const ada = (fields: Partial<EndUser> = {}) =>
 		createEndUser(fake.account, fake.store, 'ada@example.com', {

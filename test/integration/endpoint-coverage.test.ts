@@ -12,7 +12,7 @@ import {
 	type FakeWootric,
 } from '../fake';
 import { runNode } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { credentialsFor, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 /**
  * Every endpoint the spec names, read from the spec itself: table rows `| GET | /v1/… |` and prose
@@ -134,6 +134,7 @@ describe('every endpoint of the spec is reachable from an operation', () => {
 		for (const parameters of operations) {
 			const run = await runNode({
 				nodeType: 'wootric',
+				nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 				parameters,
 				credentials: credentialsFor(fake),
 			});

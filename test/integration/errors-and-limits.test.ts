@@ -2,7 +2,13 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
-import { credentialsFor, notFoundItem, secretsOf, seedResponses } from '../support/wootric';
+import {
+	credentialsFor,
+	notFoundItem,
+	secretsOf,
+	seedResponses,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 /** Response → Create: a score of 3 for `endUserId`, and `extra`. */
 const createResponse = (endUserId: number, extra: INodeParameters = {}) => ({
@@ -23,7 +29,13 @@ describe('rate limits, retries and errors', () => {
 	afterEach(async () => await fake.close());
 
 	const run = (parameters: INodeParameters, options: { continueOnFail?: boolean } = {}) =>
-		runNode({ nodeType: 'wootric', parameters, credentials: credentialsFor(fake), ...options });
+		runNode({
+			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
+			parameters,
+			credentials: credentialsFor(fake),
+			...options,
+		});
 	const listSegments = { resource: 'segment', operation: 'getAll' };
 
 	it('on a 429 waits until X-Rate-Limit-Reset, then succeeds', async () => {
@@ -164,6 +176,7 @@ describe('rate limits, retries and errors', () => {
 			await run(createResponse(999999), { continueOnFail: true }),
 			await runNode({
 				nodeType: 'wootric',
+				nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 				parameters: listSegments,
 				credentials: credentialsFor(fake, { password: 'not-the-password' }),
 			}),
@@ -200,6 +213,7 @@ describe('dates without an offset', () => {
 
 		await runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: createResponse(user.id, { additionalFields: { createdAt } }),
 			credentials: credentialsFor(fake),
 			timezone,

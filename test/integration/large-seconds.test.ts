@@ -14,6 +14,7 @@ import {
 	listRequestBound,
 	seedResponses,
 	TriggerSession,
+	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 
 /** The warning on the output for records of `path` that share `seconds`, `read` of them read. */
@@ -88,12 +89,14 @@ describe.each<[TieOrder, string]>([
 	const getResponses = (parameters: INodeParameters) =>
 		runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'response', operation: 'getAll', scope: 'all', ...parameters },
 			credentials: credentialsFor(fake),
 		});
 	const getEndUsers = (parameters: INodeParameters) =>
 		runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'endUser', operation: 'getAll', returnAll: true, ...parameters },
 			credentials: credentialsFor(fake),
 		});

@@ -1,6 +1,6 @@
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
 import { runLoadOptions, runNode } from '../harness';
-import { credentialsFor } from '../support/wootric';
+import { credentialsFor, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 /**
  * The node's loadOptions methods as n8n runs them for the editor's dropdowns (a LoadOptionsContext
@@ -32,6 +32,7 @@ describe('loadOptions', () => {
 	const load = (method: string, currentParameters = {}) =>
 		runLoadOptions({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			method,
 			credentials: credentialsFor(fake),
 			currentParameters,
@@ -145,12 +146,14 @@ describe('loadOptions', () => {
 	it('reuses the token a node run saved into the credential', async () => {
 		const first = await runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'surveyTemplate', operation: 'getAll' },
 			credentials: credentialsFor(fake),
 		});
 
 		await runLoadOptions({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			method: 'getSurveyTemplates',
 			credentialsHelper: first.credentialsHelper,
 			credentialId: first.credentialId,

@@ -9,6 +9,7 @@ import {
 	listReading,
 	listRequestBound,
 	seedResponses,
+	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 
 /**
@@ -24,6 +25,7 @@ describe('paging through lists', () => {
 	const getResponses = (parameters: INodeParameters) =>
 		runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'response', operation: 'getAll', scope: 'all', ...parameters },
 			credentials: credentialsFor(fake),
 		});

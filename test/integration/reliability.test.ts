@@ -1,6 +1,12 @@
 import { createEndUser, startFakeWootric, type Fault, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
-import { credentialsFor, seededRandom, seedResponses, useFastRetries } from '../support/wootric';
+import {
+	credentialsFor,
+	seededRandom,
+	seedResponses,
+	useFastRetries,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 const RETURN_ALL_SCHEDULES = 250;
 const POST_SCHEDULES = 120;
@@ -81,6 +87,7 @@ describe('reliability under faults', () => {
 
 			const run = await runNode({
 				nodeType: 'wootric',
+				nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 				parameters: {
 					resource: 'response',
 					operation: 'getAll',
@@ -126,6 +133,7 @@ describe('reliability under faults', () => {
 
 			const run = await runNode({
 				nodeType: 'wootric',
+				nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 				parameters: {
 					resource: 'response',
 					operation: 'create',

@@ -3,7 +3,12 @@ import type { INodeParameters } from 'n8n-workflow';
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { responseView } from '../fake/resources/responses';
 import { runNode } from '../harness';
-import { credentialsFor, notFoundItem, wootricRunner } from '../support/wootric';
+import {
+	credentialsFor,
+	notFoundItem,
+	wootricRunner,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 /**
  * Response → Create (with end-user properties), Get, Update and Delete, through n8n's engine
@@ -15,7 +20,7 @@ describe('Response resource', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const run = wootricRunner(() => fake, { resource: 'response' });
+	const run = wootricRunner(() => fake, { resource: 'response' }, VERSION_BEFORE_LOCATORS);
 
 	/** An end user with properties and one response of theirs, created a while ago. */
 	function seed() {

@@ -35,6 +35,13 @@ export const listReading = Object.freeze({
 export const listRequestBound = (records: number) =>
 	Math.ceil(records / 50) + Math.ceil(records / 1500) + listReading.pagesInFlight;
 
+/**
+ * The Wootric node's version before the resource locators of 1.2. The suites written for it address
+ * end users and survey templates with its fields (End User ID, Look Up By, Survey Template Name or
+ * ID), which workflows saved with versions 1 and 1.1 keep; the locators have their own suite.
+ */
+export const VERSION_BEFORE_LOCATORS = 1.1;
+
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(
 	fake: FakeWootric,
@@ -69,15 +76,20 @@ export function clientCredentialsFor(
 /**
  * Runs the Wootric node through n8n's engine against the running test's fake (`fake` is called at
  * run time, as every test starts its own), with `fixed` parameters (the resource, perhaps the
- * operation) under the ones each run gives.
+ * operation) under the ones each run gives; the node's latest version unless `nodeTypeVersion` says.
  */
-export function wootricRunner(fake: () => FakeWootric, fixed: INodeParameters) {
+export function wootricRunner(
+	fake: () => FakeWootric,
+	fixed: INodeParameters,
+	nodeTypeVersion?: number,
+) {
 	return async (
 		parameters: INodeParameters = {},
 		options: Pick<RunNodeOptions, 'continueOnFail' | 'inputItems'> = {},
 	) =>
 		await runNode({
 			nodeType: 'wootric',
+			nodeTypeVersion,
 			parameters: { ...fixed, ...parameters },
 			credentials: credentialsFor(fake()),
 			...options,

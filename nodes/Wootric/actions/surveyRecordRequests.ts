@@ -1,5 +1,6 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
+import { readEndUserId } from '../helpers/endUsers';
 import { createSimplifyCollection, simplifyIfChosen, successRecord } from '../helpers/output';
 import { idParameter } from '../helpers/validation';
 import { wootricRequest, type ParamHash } from '../transport';
@@ -28,7 +29,7 @@ function readEndUserRecord(
 	itemIndex: number,
 	record: 'response' | 'decline',
 ): EndUserRecord {
-	const endUserId = idParameter(context, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(context, itemIndex);
 	const id = idParameter(
 		context,
 		itemIndex,

@@ -1,7 +1,39 @@
-import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
+import type {
+	IDataObject,
+	IDisplayOptions,
+	IExecuteFunctions,
+	INode,
+	INodeProperties,
+} from 'n8n-workflow';
 
 import type { TimeRange, ParamHash } from '../transport';
 import { integerValue, invalid, unixSeconds } from './validation';
+
+/**
+ * Node version 1.2 picks the end user and the survey template with resource locators (From List,
+ * By ID, …); older versions keep the fields their workflows were saved with.
+ */
+export const LOCATORS_VERSION = 1.2;
+
+/** Whether the node reads its end user and survey template from resource locators. */
+export const usesLocators = (node: INode) => node.typeVersion >= LOCATORS_VERSION;
+
+/** Shown on the node versions that read the resource locators. */
+export const fromLocatorsVersion = { '@version': [{ _cnd: { gte: LOCATORS_VERSION } }] };
+
+/** Shown on the node versions before the resource locators. */
+export const beforeLocatorsVersion = { '@version': [{ _cnd: { lt: LOCATORS_VERSION } }] };
+
+/** The field shown only when `show` also holds, besides what its own displayOptions ask. */
+export function shownWhen(field: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
+	return {
+		...field,
+		displayOptions: {
+			...field.displayOptions,
+			show: { ...field.displayOptions?.show, ...show },
+		},
+	};
+}
 
 /** The id field of a record: Wootric's ids are positive whole numbers. */
 export function idField(name: string, displayName: string, description: string): INodeProperties {
@@ -82,11 +114,11 @@ export function readLimit(context: IExecuteFunctions, itemIndex: number): number
 }
 
 const COMPARISONS = [
-	{ name: 'After', value: 'gt' },
-	{ name: 'At or After', value: 'gte' },
-	{ name: 'At or Before', value: 'lte' },
-	{ name: 'Before', value: 'lt' },
-	{ name: 'Exactly At', value: 'eq' },
+	{ name: 'After', value: 'gt', description: 'Later than the time' },
+	{ name: 'At or After', value: 'gte', description: 'At the time or later' },
+	{ name: 'At or Before', value: 'lte', description: 'At the time or earlier' },
+	{ name: 'Before', value: 'lt', description: 'Earlier than the time' },
+	{ name: 'Exactly At', value: 'eq', description: 'At that second' },
 ];
 
 /** A `created[...]` or `updated[...]` range: any of eq, lt, lte, gt, gte, combined. */
@@ -110,6 +142,7 @@ function timeRangeField(name: 'created' | 'updated', displayName: string): INode
 						type: 'options',
 						options: COMPARISONS,
 						default: 'gte',
+						description: 'How the record’s time compares with the time given',
 					},
 					{
 						displayName: 'Time',
@@ -208,8 +241,8 @@ export function propertiesFields(
 			name: `${name}Input`,
 			type: 'options',
 			options: [
-				{ name: 'Key/Value Pairs', value: 'pairs' },
-				{ name: 'JSON', value: 'json' },
+				{ name: 'Key/Value Pairs', value: 'pairs', description: 'One name and value at a time' },
+				{ name: 'JSON', value: 'json', description: 'One JSON object, e.g. from an expression' },
 			],
 			default: 'pairs',
 			description:
@@ -229,8 +262,20 @@ export function propertiesFields(
 					displayName: 'Property',
 					name: 'property',
 					values: [
-						{ displayName: 'Name', name: 'name', type: 'string', default: '' },
-						{ displayName: 'Value', name: 'value', type: 'string', default: '' },
+						{
+							displayName: 'Name',
+							name: 'name',
+							type: 'string',
+							default: '',
+							description: 'The property name, e.g. plan',
+						},
+						{
+							displayName: 'Value',
+							name: 'value',
+							type: 'string',
+							default: '',
+							description: 'The property value, e.g. pro',
+						},
 					],
 				},
 			],

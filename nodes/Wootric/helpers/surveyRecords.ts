@@ -1,16 +1,16 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
+import { endUserFields, readEndUserId } from './endUsers';
 import { simplifyRecord } from './records';
 import {
-	endUserIdField,
 	endUserPropertiesFields,
 	optionsCollection,
 	readLimit,
 	readTimeFilters,
+	shownWhen,
 	simplifyOption,
 } from './fields';
-import { idParameter } from './validation';
 
 /**
  * What the Response and Decline resources share (their requests for one end user's record are in
@@ -56,15 +56,22 @@ export function listScopeFields(records: 'Responses' | 'Declines'): INodePropert
 			name: 'scope',
 			type: 'options',
 			options: [
-				{ name: 'All End Users', value: 'all' },
-				{ name: 'One End User', value: 'endUser' },
+				{
+					name: 'All End Users',
+					value: 'all',
+					description: `The ${records.toLowerCase()} of everyone`,
+				},
+				{
+					name: 'One End User',
+					value: 'endUser',
+					description: `The ${records.toLowerCase()} of the end user you pick`,
+				},
 			],
 			default: 'all',
 		},
-		{
-			...endUserIdField(`The end user whose ${records.toLowerCase()} to list`),
-			displayOptions: { show: { scope: ['endUser'] } },
-		},
+		...endUserFields(['id'], `The end user whose ${records.toLowerCase()} to list`).map((field) =>
+			shownWhen(field, { scope: ['endUser'] }),
+		),
 	];
 }
 
@@ -74,8 +81,8 @@ export const listOptionsCollection = optionsCollection([
 		name: 'order',
 		type: 'options',
 		options: [
-			{ name: 'Newest First', value: 'desc' },
-			{ name: 'Oldest First', value: 'asc' },
+			{ name: 'Newest First', value: 'desc', description: 'The latest created first' },
+			{ name: 'Oldest First', value: 'asc', description: 'The earliest created first' },
 		],
 		default: 'desc',
 		description: 'By creation time',
@@ -111,8 +118,7 @@ export function readSurveyRecordList(
 	const scope = context.getNodeParameter('scope', itemIndex) as string;
 	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
 	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
-	const endUserId =
-		scope === 'endUser' ? idParameter(context, itemIndex, 'endUserId', 'End User ID') : undefined;
+	const endUserId = scope === 'endUser' ? readEndUserId(context, itemIndex) : undefined;
 	return {
 		endUserId,
 		path: endUserId === undefined ? `/v1/${records}` : `/v1/end_users/${endUserId}/${records}`,

@@ -1,4 +1,6 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
+
+import { usesLocators } from './fields';
 
 import { wootricRequest, type WootricContext } from '../transport';
 
@@ -49,4 +51,47 @@ export async function listSurveyTemplates(
 /** Whether the template is the one `defaultId` names (ids compared as numbers). */
 export function isDefaultTemplate(template: SurveyTemplate, defaultId: number | null): boolean {
 	return defaultId !== null && Number(template.id) === defaultId;
+}
+
+/** The survey template parameter from node version 1.2: a resource locator. */
+export const SURVEY_TEMPLATE_LOCATOR = 'surveyTemplate';
+/** The survey template parameter before 1.2: a dropdown. */
+export const SURVEY_TEMPLATE_BEFORE_LOCATORS = 'surveyTemplateId';
+
+/**
+ * The survey template chosen in the node's parameters, read with `read` (the item's parameter in a
+ * run, the editor's current one for a dropdown): its ID as given, or '' for the account default.
+ * From 1.2 it is the locator's value, whether picked from the list or given by ID.
+ */
+export function chosenSurveyTemplate(node: INode, read: (name: string) => unknown): unknown {
+	if (!usesLocators(node)) return read(SURVEY_TEMPLATE_BEFORE_LOCATORS) ?? '';
+	const locator = read(SURVEY_TEMPLATE_LOCATOR);
+	const value = locator && typeof locator === 'object' ? (locator as IDataObject).value : locator;
+	return value ?? '';
+}
+
+/**
+ * The account's templates as list entries, name → id: the default template first, marked
+ * "(default)"; the others by name.
+ */
+export function surveyTemplateEntries({
+	defaultId,
+	templates,
+}: SurveyTemplateList): INodePropertyOptions[] {
+	const byName = (a: SurveyTemplate, b: SurveyTemplate) =>
+		String(a.name).localeCompare(String(b.name));
+	const ordered = [
+		...templates.filter((template) => isDefaultTemplate(template, defaultId)),
+		...templates.filter((template) => !isDefaultTemplate(template, defaultId)).sort(byName),
+	];
+	return ordered.map((template) => {
+		const languages = (template.languages ?? []).map((language) => language.code).join(', ');
+		return {
+			name: isDefaultTemplate(template, defaultId)
+				? `${template.name} (default)`
+				: String(template.name),
+			value: template.id,
+			description: `ID ${template.id}${languages ? ` · languages: ${languages}` : ''}`,
+		};
+	});
 }

@@ -1,41 +1,22 @@
 import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import {
-	isDefaultTemplate,
+	chosenSurveyTemplate,
 	listSurveyTemplates,
 	MULTI_LANGUAGE,
-	type SurveyTemplate,
+	surveyTemplateEntries,
 	type SurveyTemplateLanguage,
 } from '../helpers/surveyTemplates';
 
-/**
- * The account's survey templates: name → id. The default template comes first, marked "(default)";
- * the others follow by name.
- */
+/** The account's survey templates (surveyTemplateEntries), for the dropdown before 1.2. */
 export async function getSurveyTemplates(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	const { defaultId, templates } = await listSurveyTemplates(this);
-	const byName = (a: SurveyTemplate, b: SurveyTemplate) =>
-		String(a.name).localeCompare(String(b.name));
-	const ordered = [
-		...templates.filter((template) => isDefaultTemplate(template, defaultId)),
-		...templates.filter((template) => !isDefaultTemplate(template, defaultId)).sort(byName),
-	];
-	return ordered.map((template) => {
-		const languages = (template.languages ?? []).map((language) => language.code).join(', ');
-		return {
-			name: isDefaultTemplate(template, defaultId)
-				? `${template.name} (default)`
-				: String(template.name),
-			value: template.id,
-			description: `ID ${template.id}${languages ? ` · languages: ${languages}` : ''}`,
-		};
-	});
+	return surveyTemplateEntries(await listSurveyTemplates(this));
 }
 
 /**
- * The languages of the template chosen in this node's `surveyTemplateId` parameter: name → code,
+ * The languages of the template chosen in this node (chosenSurveyTemplate): name → code,
  * the template's default language first, marked "(default)". When no template is chosen, or the
  * value matches no template (an expression the editor cannot resolve, a deleted template), every
  * language configured in any of the account's templates, each once, by name: the list still offers
@@ -56,7 +37,9 @@ const MULTI_LANGUAGE_OPTION: INodePropertyOptions = {
 };
 
 async function templateLanguages(context: ILoadOptionsFunctions): Promise<INodePropertyOptions[]> {
-	const chosen = context.getCurrentNodeParameter('surveyTemplateId');
+	const chosen = chosenSurveyTemplate(context.getNode(), (name) =>
+		context.getCurrentNodeParameter(name),
+	);
 	const { templates } = await listSurveyTemplates(context);
 	const wanted = chosen === undefined || chosen === null ? '' : String(chosen).trim();
 	const template =

@@ -1,6 +1,7 @@
 export { wootricRequest, type WootricContext } from './request';
 export {
 	listAll,
+	MAX_PAGE,
 	PER_PAGE,
 	type ListRequest,
 	type TimeField,

@@ -1,18 +1,24 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { beforeLocatorsVersion, fromLocatorsVersion, shownWhen } from '../../helpers/fields';
+import {
+	chosenSurveyTemplate,
+	SURVEY_TEMPLATE_BEFORE_LOCATORS,
+	SURVEY_TEMPLATE_LOCATOR,
+} from '../../helpers/surveyTemplates';
 import { integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 
-/** The eight custom message keys of survey_settings[custom_messages]. */
+/** The eight custom message keys of survey_settings[custom_messages], and whom each is shown to. */
 const CUSTOM_MESSAGES = [
-	['Follow-Up Text', 'followup_text'],
-	['Detractor Follow-Up Text', 'detractor_followup_text'],
-	['Passive Follow-Up Text', 'passive_followup_text'],
-	['Promoter Follow-Up Text', 'promoter_followup_text'],
-	['Prompt Text', 'prompt_text'],
-	['Detractor Prompt Text', 'detractor_prompt_text'],
-	['Passive Prompt Text', 'passive_prompt_text'],
-	['Promoter Prompt Text', 'promoter_prompt_text'],
+	['Follow-Up Text', 'followup_text', 'every end user'],
+	['Detractor Follow-Up Text', 'detractor_followup_text', 'detractors (0–6)'],
+	['Passive Follow-Up Text', 'passive_followup_text', 'passives (7–8)'],
+	['Promoter Follow-Up Text', 'promoter_followup_text', 'promoters (9–10)'],
+	['Prompt Text', 'prompt_text', 'every end user'],
+	['Detractor Prompt Text', 'detractor_prompt_text', 'detractors (0–6)'],
+	['Passive Prompt Text', 'passive_prompt_text', 'passives (7–8)'],
+	['Promoter Prompt Text', 'promoter_prompt_text', 'promoters (9–10)'],
 ] as const;
 
 /** survey_settings[sampling]: days, and a percentage. */
@@ -45,22 +51,57 @@ const SAMPLING = [
 
 /** What both survey endpoints take: survey_immediately, subject, intro and survey_settings. */
 export const surveyFields: INodeProperties[] = [
-	{
-		displayName: 'Survey Template Name or ID',
-		name: 'surveyTemplateId',
-		type: 'options',
-		typeOptions: { loadOptionsMethod: 'getSurveyTemplates' },
-		default: '',
-		description:
-			'The survey template to use; leave empty for the account default. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
-	},
+	shownWhen(
+		{
+			displayName: 'Survey Template Name or ID',
+			name: SURVEY_TEMPLATE_BEFORE_LOCATORS,
+			type: 'options',
+			typeOptions: { loadOptionsMethod: 'getSurveyTemplates' },
+			default: '',
+			description:
+				'The survey template to use; leave empty for the account default. Choose from the list, or specify an ID using an <a href="https://docs.n8n.io/code/expressions/">expression</a>.',
+		},
+		beforeLocatorsVersion,
+	),
+	shownWhen(
+		{
+			displayName: 'Survey Template',
+			name: SURVEY_TEMPLATE_LOCATOR,
+			type: 'resourceLocator',
+			default: { mode: 'list', value: '' },
+			description: 'The survey template to use; leave empty for the account default',
+			modes: [
+				{
+					displayName: 'From List',
+					name: 'list',
+					type: 'list',
+					placeholder: 'Select a survey template…',
+					typeOptions: { searchListMethod: 'searchSurveyTemplates', searchable: true },
+				},
+				{
+					displayName: 'By ID',
+					name: 'id',
+					type: 'string',
+					placeholder: '501',
+					validation: [
+						{
+							type: 'regex',
+							properties: { regex: '^\\s*[1-9]\\d*\\s*$', errorMessage: 'An ID is a whole number' },
+						},
+					],
+				},
+			],
+		},
+		fromLocatorsVersion,
+	),
 	{
 		displayName: 'Language Name or ID',
 		name: 'language',
 		type: 'options',
 		typeOptions: {
 			loadOptionsMethod: 'getSurveyTemplateLanguages',
-			loadOptionsDependsOn: ['surveyTemplateId'],
+			// The template chosen before 1.2, or with the locator from 1.2.
+			loadOptionsDependsOn: [SURVEY_TEMPLATE_BEFORE_LOCATORS, `${SURVEY_TEMPLATE_LOCATOR}.value`],
 		},
 		default: '',
 		description:
@@ -112,9 +153,16 @@ export const surveyFields: INodeProperties[] = [
 				type: 'collection',
 				placeholder: 'Add Message',
 				default: {},
+				description: "Texts that replace the survey's own, for everyone or one NPS category",
 				options: CUSTOM_MESSAGES.map(
-					([displayName, name]) =>
-						({ displayName, name, type: 'string', default: '' }) as INodeProperties,
+					([displayName, name, shownTo]) =>
+						({
+							displayName,
+							name,
+							type: 'string',
+							default: '',
+							description: `Replaces the survey's ${name.includes('followup') ? 'follow-up' : 'prompt'} text for ${shownTo}`,
+						}) as INodeProperties,
 				),
 			},
 			{
@@ -171,9 +219,10 @@ export function readSurveyParams(
 ): { params: ParamHash; subject: string; intro: string; templateId?: number; language?: string } {
 	const subject = String(context.getNodeParameter('subject', itemIndex, '') ?? '');
 	const intro = String(context.getNodeParameter('intro', itemIndex, '') ?? '');
-	const templateValue = context.getNodeParameter('surveyTemplateId', itemIndex, '') as
-		| string
-		| number;
+	const templateValue = chosenSurveyTemplate(
+		context.getNode(),
+		(name) => context.getNodeParameter(name, itemIndex, '') as unknown,
+	);
 	const templateId =
 		templateValue === ''
 			? undefined

@@ -1,48 +1,19 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField, propertiesFields, readProperties } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
 import {
-	emailValue,
-	idParameter,
-	invalid,
-	phoneValue,
-	unixSeconds,
-} from '../../helpers/validation';
+	emailField,
+	externalIdField,
+	externalIdValue,
+	readEndUser,
+	type EndUserBy,
+} from '../../helpers/endUsers';
+import { propertiesFields, readProperties } from '../../helpers/fields';
+import { simplifyIfChosen } from '../../helpers/output';
+import { emailValue, invalid, unixSeconds } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
 import type { ParamHash } from '../../transport';
 
 // The fields and readers the End User operations share.
-
-export const emailField: INodeProperties = {
-	displayName: 'Email',
-	name: 'email',
-	type: 'string',
-	placeholder: 'name@email.com',
-	default: '',
-	required: true,
-	description: 'Email address of the end user',
-};
-
-export const externalIdField: INodeProperties = {
-	displayName: 'External ID',
-	name: 'externalId',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: 'crm-1042',
-	description: 'The ID of the end user in your own system, as stored in Wootric',
-};
-
-const phoneNumberField: INodeProperties = {
-	displayName: 'Phone Number',
-	name: 'phoneNumber',
-	type: 'string',
-	default: '',
-	required: true,
-	placeholder: '+15550100',
-	description: "In international form: '+', the country code and the number",
-};
 
 // The optional fields of create, update and create-or-update, for their Additional/Update Fields
 // collection.
@@ -141,19 +112,6 @@ export function endUserForm(
 	return form;
 }
 
-/** An external ID: any non-empty text (trimmed). */
-export function externalIdValue(
-	context: IExecuteFunctions,
-	itemIndex: number,
-	field: string,
-	value: unknown,
-): string {
-	const text =
-		typeof value === 'number' ? String(value) : typeof value === 'string' ? value.trim() : '';
-	if (text === '') throw invalid(context, itemIndex, field, 'is required', value);
-	return text;
-}
-
 /** A path segment for /v1/end_users/<segment>: '.' and '..' would be read as a relative path. */
 export function pathSegment(
 	context: IExecuteFunctions,
@@ -172,37 +130,6 @@ export function pathSegment(
 	return encodeURIComponent(value);
 }
 
-export type LookUpBy = 'id' | 'email' | 'externalId' | 'phoneNumber';
-
-const LOOK_UP_OPTIONS: Record<LookUpBy, { name: string; value: LookUpBy }> = {
-	email: { name: 'Email', value: 'email' },
-	externalId: { name: 'External ID', value: 'externalId' },
-	id: { name: 'ID', value: 'id' },
-	phoneNumber: { name: 'Phone Number', value: 'phoneNumber' },
-};
-
-const FIELD_OF: Record<LookUpBy, INodeProperties> = {
-	id: endUserIdField(),
-	email: emailField,
-	externalId: externalIdField,
-	phoneNumber: phoneNumberField,
-};
-
-/** "Look Up By" and the field each choice needs. */
-export function lookUpFields(ways: LookUpBy[], description: string): INodeProperties[] {
-	return [
-		{
-			displayName: 'Look Up By',
-			name: 'lookUpBy',
-			type: 'options',
-			options: ways.map((way) => LOOK_UP_OPTIONS[way]).sort((a, b) => a.name.localeCompare(b.name)),
-			default: 'id',
-			description,
-		},
-		...ways.map((way) => ({ ...FIELD_OF[way], displayOptions: { show: { lookUpBy: [way] } } })),
-	];
-}
-
 export interface LookUp {
 	/** The path after /v1/end_users. */
 	path: string;
@@ -211,59 +138,35 @@ export interface LookUp {
 	subject: string;
 }
 
-/** Where to find the end user chosen with lookUpFields; validated, segments URL-encoded. */
-export function readLookUp(context: IExecuteFunctions, itemIndex: number): LookUp {
-	const by = context.getNodeParameter('lookUpBy', itemIndex) as LookUpBy;
-	switch (by) {
-		case 'email': {
-			const email = emailValue(
-				context,
-				itemIndex,
-				'Email',
-				context.getNodeParameter('email', itemIndex),
-			);
+/**
+ * Where to find the end user set with endUserFields(ways, …); validated, segments URL-encoded. Get
+ * sends the lookup flag in `query`; Delete's path takes an ID or an email without one.
+ */
+export function readLookUp(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	ways: EndUserBy[],
+): LookUp {
+	const endUser = readEndUser(context, itemIndex, ways);
+	switch (endUser.by) {
+		case 'email':
 			return {
-				path: `/v1/end_users/${pathSegment(context, itemIndex, 'Email', email)}`,
+				path: `/v1/end_users/${pathSegment(context, itemIndex, 'Email', endUser.value)}`,
 				query: { lookup_by_email: true },
-				subject: `end user with email ${email}`,
+				subject: `end user with email ${endUser.value}`,
 			};
-		}
-		case 'externalId': {
-			const externalId = externalIdValue(
-				context,
-				itemIndex,
-				'External ID',
-				context.getNodeParameter('externalId', itemIndex),
-			);
+		case 'externalId':
 			return {
-				path: `/v1/end_users/${pathSegment(context, itemIndex, 'External ID', externalId)}`,
+				path: `/v1/end_users/${pathSegment(context, itemIndex, 'External ID', endUser.value)}`,
 				query: { lookup_by_external_id: true },
-				subject: `end user with external ID ${externalId}`,
+				subject: `end user with external ID ${endUser.value}`,
 			};
-		}
-		case 'phoneNumber': {
-			const phone = phoneValue(
-				context,
-				itemIndex,
-				'Phone Number',
-				context.getNodeParameter('phoneNumber', itemIndex),
-			);
+		case 'phoneNumber':
 			return {
-				path: `/v1/end_users/phone_number/${encodeURIComponent(phone)}`,
-				subject: `end user with phone number ${phone}`,
+				path: `/v1/end_users/phone_number/${encodeURIComponent(endUser.value)}`,
+				subject: `end user with phone number ${endUser.value}`,
 			};
-		}
-		case 'id': {
-			const id = idParameter(context, itemIndex, 'endUserId', 'End User ID');
-			return { path: `/v1/end_users/${id}`, subject: `end user ${id}` };
-		}
-		default:
-			throw invalid(
-				context,
-				itemIndex,
-				'Look Up By',
-				'must be ID, Email, External ID or Phone Number',
-				by,
-			);
+		case 'id':
+			return { path: `/v1/end_users/${endUser.value}`, subject: `end user ${endUser.value}` };
 	}
 }

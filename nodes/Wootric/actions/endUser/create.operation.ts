@@ -1,11 +1,11 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { emailField } from '../../helpers/endUsers';
 import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
-	emailField,
 	endUserForm,
 	endUserOutput,
 	externalCreatedAtField,

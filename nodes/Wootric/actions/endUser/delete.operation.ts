@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserFields, type EndUserBy } from '../../helpers/endUsers';
 import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
-import { endUserOutput, lookUpFields, readLookUp } from './common';
+import { endUserOutput, readLookUp } from './common';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -11,8 +12,11 @@ export const option = {
 	description: 'Mark an end user for deletion',
 };
 
+// The DELETE path takes an ID or an email.
+const WAYS: EndUserBy[] = ['id', 'email'];
+
 export const description: INodeProperties[] = [
-	...lookUpFields(['email', 'id'], 'How to find the end user to delete'),
+	...endUserFields(WAYS, 'The end user to mark for deletion'),
 	{
 		displayName:
 			'Wootric only marks the end user for deletion: it is removed, with its responses and declines, in the next day’s deletion run after 07:00 UTC, and can still be read until then',
@@ -26,7 +30,7 @@ export const description: INodeProperties[] = [
 /** DELETE /v1/end_users/<id or email>: answers the marked end user's record. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	// The DELETE path takes an id or an email as it is; no lookup flag.
-	const { path, subject } = readLookUp(this, itemIndex);
+	const { path, subject } = readLookUp(this, itemIndex, WAYS);
 	return async () => {
 		const marked = await wootricRequest<IDataObject>(this, {
 			method: 'DELETE',

@@ -1,8 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField } from '../../helpers/fields';
+import { endUserFields, readEndUserId } from '../../helpers/endUsers';
 import { successRecord } from '../../helpers/output';
-import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -15,7 +14,7 @@ export const option = {
 const HINT = 'Wootric sends an email with a link to the JSON export file when it is ready';
 
 export const description: INodeProperties[] = [
-	endUserIdField(),
+	...endUserFields(['id'], 'The end user whose data to export'),
 	{
 		displayName: `The export runs in the background: ${HINT}. This node does not receive the file.`,
 		name: 'exportNotice',
@@ -26,7 +25,7 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users/<id>/export: 202 with an empty body. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(this, itemIndex);
 	return async () => {
 		await wootricRequest(this, {
 			method: 'GET',

@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { endUserFields, type EndUserBy } from '../../helpers/endUsers';
 import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
-import { endUserOutput, lookUpFields, readLookUp } from './common';
+import { endUserOutput, readLookUp } from './common';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -11,8 +12,10 @@ export const option = {
 	description: 'Find one end user by ID, email, external ID or phone number',
 };
 
+const WAYS: EndUserBy[] = ['id', 'email', 'externalId', 'phoneNumber'];
+
 export const description: INodeProperties[] = [
-	...lookUpFields(['email', 'externalId', 'id', 'phoneNumber'], 'How to find the end user'),
+	...endUserFields(WAYS, 'The end user to get'),
 	simplifyOptionsCollection,
 ];
 
@@ -21,7 +24,7 @@ export const description: INodeProperties[] = [
  * or /phone_number/<phone>.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const { path, query, subject } = readLookUp(this, itemIndex);
+	const { path, query, subject } = readLookUp(this, itemIndex, WAYS);
 	return async () => {
 		const record = await wootricRequest<IDataObject>(this, {
 			method: 'GET',

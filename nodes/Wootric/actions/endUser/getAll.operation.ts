@@ -47,8 +47,8 @@ export const description: INodeProperties[] = [
 			name: 'order',
 			type: 'options',
 			options: [
-				{ name: 'Ascending', value: 'asc' },
-				{ name: 'Descending', value: 'desc' },
+				{ name: 'Ascending', value: 'asc', description: 'A to Z, or oldest first' },
+				{ name: 'Descending', value: 'desc', description: 'Z to A, or newest first' },
 			],
 			default: 'asc',
 			description: 'Ascending is A to Z for email and oldest first for dates',
@@ -59,9 +59,17 @@ export const description: INodeProperties[] = [
 			name: 'sortKey',
 			type: 'options',
 			options: [
-				{ name: 'Created At', value: 'created_at' },
-				{ name: 'Email', value: 'email' },
-				{ name: 'Updated At', value: 'updated_at' },
+				{
+					name: 'Created At',
+					value: 'created_at',
+					description: 'When the end user was created; reads any number',
+				},
+				{ name: 'Email', value: 'email', description: 'Email address; reads at most 1,500' },
+				{
+					name: 'Updated At',
+					value: 'updated_at',
+					description: 'When the end user was last changed; reads any number',
+				},
 			],
 			default: 'created_at',
 			description:

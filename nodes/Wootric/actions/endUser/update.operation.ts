@@ -1,11 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	endUserIdField,
-	simplifyOptionsCollection,
-	updateFieldsCollection,
-} from '../../helpers/fields';
-import { idParameter, invalid } from '../../helpers/validation';
+import { endUserFields, readEndUserId } from '../../helpers/endUsers';
+import { simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
+import { invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
@@ -25,7 +22,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	endUserIdField(),
+	...endUserFields(['id'], 'The end user to update'),
 	updateFieldsCollection([
 		optionalEmailField,
 		externalCreatedAtField,
@@ -38,7 +35,7 @@ export const description: INodeProperties[] = [
 
 /** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form = endUserForm(this, itemIndex, fields);
 	if (Object.keys(form).length === 0) {

@@ -1,17 +1,15 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { emailField, externalIdField, externalIdValue } from '../../helpers/endUsers';
 import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { isNotFound, wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
-	emailField,
 	endUserForm,
 	endUserOutput,
 	externalCreatedAtField,
-	externalIdField,
-	externalIdValue,
 	lastSurveyedField,
 	optionalExternalIdField,
 	pathSegment,
@@ -30,8 +28,12 @@ export const description: INodeProperties[] = [
 		name: 'matchBy',
 		type: 'options',
 		options: [
-			{ name: 'Email', value: 'email' },
-			{ name: 'External ID', value: 'externalId' },
+			{ name: 'Email', value: 'email', description: 'The end user with this email address' },
+			{
+				name: 'External ID',
+				value: 'externalId',
+				description: 'The end user with this ID from your own system',
+			},
 		],
 		default: 'email',
 		description: 'How to find the end user to update; when none matches, a new end user is created',

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField, simplifyOptionsCollection } from '../../helpers/fields';
+import { endUserFields, readEndUserId } from '../../helpers/endUsers';
+import { simplifyOptionsCollection } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
-import { idParameter } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -13,7 +13,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	endUserIdField(),
+	...endUserFields(['id'], 'The end user whose survey settings to read'),
 	{
 		displayName:
 			'Wootric answers with the email survey setting only. The other flags are in the settings of the end user record (End User → Get).',
@@ -26,7 +26,7 @@ export const description: INodeProperties[] = [
 
 /** GET /v1/end_users/<id>/settings. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(this, itemIndex);
 	return async () => {
 		const settings = await wootricRequest<IDataObject>(this, {
 			method: 'GET',

@@ -1,12 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	endUserIdField,
-	simplifyOptionsCollection,
-	updateFieldsCollection,
-} from '../../helpers/fields';
+import { endUserFields, readEndUserId } from '../../helpers/endUsers';
+import { simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
-import { booleanValue, idParameter, invalid } from '../../helpers/validation';
+import { booleanValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -26,7 +23,7 @@ const FLAGS: Array<[name: string, label: string, flag: string]> = [
 ];
 
 export const description: INodeProperties[] = [
-	endUserIdField(),
+	...endUserFields(['id'], 'The end user whose survey settings to change'),
 	updateFieldsCollection(
 		[
 			{
@@ -76,7 +73,7 @@ export const description: INodeProperties[] = [
  * PUT /v1/end_users/<id>/settings with the flags chosen (true or false); none chosen is an error.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(this, itemIndex);
 	const fields = this.getNodeParameter('updateFields', itemIndex, {}) as IDataObject;
 	const form: ParamHash = {};
 	for (const [name, label, flag] of FLAGS) {

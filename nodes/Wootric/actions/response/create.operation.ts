@@ -1,13 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import {
-	createFieldsWithSimplify,
-	endUserIdField,
-	readEndUserProperties,
-} from '../../helpers/fields';
+import { endUserFields, readEndUserId } from '../../helpers/endUsers';
+import { createFieldsWithSimplify, readEndUserProperties } from '../../helpers/fields';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { sendRecordCreate } from '../surveyRecordRequests';
-import { createdAtSeconds, idParameter, integerValue, invalid } from '../../helpers/validation';
+import { createdAtSeconds, integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -18,7 +15,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	endUserIdField('The end user who answered'),
+	...endUserFields(['id'], 'The end user who answered'),
 	{
 		displayName: 'Score',
 		name: 'score',
@@ -71,7 +68,7 @@ export const description: INodeProperties[] = [
  * too.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const endUserId = idParameter(this, itemIndex, 'endUserId', 'End User ID');
+	const endUserId = readEndUserId(this, itemIndex);
 	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), {
 		min: 0,
 		max: 10,

@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { endUserIdField, idField, simplifyOptionsCollection } from '../../helpers/fields';
+import { endUserFields } from '../../helpers/endUsers';
+import { idField, simplifyOptionsCollection } from '../../helpers/fields';
 import { prepareRecordGet } from '../surveyRecordRequests';
 import type { ItemRequests } from '../types';
 
@@ -11,7 +12,7 @@ export const option = {
 };
 
 export const description: INodeProperties[] = [
-	endUserIdField('The end user who gave the response'),
+	...endUserFields(['id'], 'The end user who gave the response'),
 	idField('responseId', 'Response ID', 'The response to read'),
 	simplifyOptionsCollection,
 ];

@@ -25,10 +25,10 @@ export const description: INodeProperties[] = [
 		name: 'category',
 		type: 'options',
 		options: [
-			{ name: 'All', value: 'all' },
-			{ name: 'Promoters (9–10)', value: 'promoters' },
-			{ name: 'Passives (7–8)', value: 'passives' },
-			{ name: 'Detractors (0–6)', value: 'detractors' },
+			{ name: 'All', value: 'all', description: 'Responses of every score' },
+			{ name: 'Promoters (9–10)', value: 'promoters', description: 'Scores 9 and 10' },
+			{ name: 'Passives (7–8)', value: 'passives', description: 'Scores 7 and 8' },
+			{ name: 'Detractors (0–6)', value: 'detractors', description: 'Scores 0 to 6' },
 		],
 		default: 'all',
 		description:
