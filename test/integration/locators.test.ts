@@ -4,6 +4,7 @@ import {
 	addDecline,
 	addResponse,
 	createEndUser,
+	seedSurveyTemplates,
 	startFakeWootric,
 	type FakeWootric,
 } from '../fake';
@@ -350,28 +351,7 @@ describe('resource locators (node version 1.2)', () => {
 	});
 
 	describe('Survey Template', () => {
-		beforeEach(() => {
-			fake.account.surveyTemplates.push(
-				{
-					id: 501,
-					name: 'Default NPS',
-					defaultLanguage: 'EN',
-					languages: [{ code: 'EN', name: 'English' }],
-					nonConfiguredLanguageCount: 0,
-				},
-				{
-					id: 502,
-					name: 'Multi-language NPS',
-					defaultLanguage: 'EN',
-					languages: [
-						{ code: 'EN', name: 'English' },
-						{ code: 'ES', name: 'Spanish' },
-					],
-					nonConfiguredLanguageCount: 0,
-				},
-			);
-			fake.account.defaultSurveyTemplateId = 501;
-		});
+		beforeEach(() => seedSurveyTemplates(fake.account));
 
 		it.each([
 			['From List', locator('list', 502)],
@@ -461,7 +441,7 @@ describe('resource locators (node version 1.2)', () => {
 					})
 				).options.map((option) => option.value);
 
-			expect(await languages(locator('list', 502))).toEqual(['multi_language', 'EN', 'ES']);
+			expect(await languages(locator('list', 502))).toEqual(['multi_language', 'EN', 'ES', 'DE']);
 			expect(await languages(locator('id', '501'))).toEqual(['multi_language', 'EN']);
 		});
 	});
