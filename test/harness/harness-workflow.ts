@@ -43,12 +43,13 @@ export function createHarnessWorkflow(options: {
 
 /**
  * The workflow "Items Source → node": the node under test with a real parent, whose output the
- * harness's input items become.
+ * harness's input items become. `tools` are connected to the node's ai_tool input.
  */
 export function createItemsSourceWorkflow(
 	node: INode,
 	nodeTypes: NodeTypeRegistry,
 	timezone?: string,
+	tools: INode[] = [],
 ): { itemsSource: INode; workflowData: IWorkflowBase; workflow: Workflow } {
 	const itemsSource: INode = {
 		id: 'items-source',
@@ -59,11 +60,17 @@ export function createItemsSourceWorkflow(
 		parameters: {},
 	};
 	const { workflowData, workflow } = createHarnessWorkflow({
-		nodes: [itemsSource, node],
+		nodes: [itemsSource, node, ...tools],
 		connections: {
 			[itemsSource.name]: {
 				main: [[{ node: node.name, type: NodeConnectionTypes.Main, index: 0 }]],
 			},
+			...Object.fromEntries(
+				tools.map((tool) => [
+					tool.name,
+					{ ai_tool: [[{ node: node.name, type: NodeConnectionTypes.AiTool, index: 0 }]] },
+				]),
+			),
 		},
 		nodeTypes,
 		timezone,

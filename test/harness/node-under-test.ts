@@ -7,6 +7,7 @@ import type {
 } from 'n8n-workflow';
 import { UserError } from 'n8n-workflow';
 
+import { toolVariants } from './as-tool';
 import { InMemoryCredentialsHelper, credentialNameFor } from './credentials-helper';
 import { loadPackage } from './package';
 import type { LoadedNodeTypes } from './type-registries';
@@ -14,7 +15,10 @@ import { NodeTypeRegistry } from './type-registries';
 
 /** Which node to run and with what: shared by `runNode` and `runPoll`. */
 export interface NodeUnderTestOptions {
-	/** Node name inside the package, e.g. 'wootric' (the harness adds the package prefix). */
+	/**
+	 * Node name inside the package, e.g. 'wootric' (the harness adds the package prefix), or its tool
+	 * variant, e.g. 'wootricTool', which runs as an AI agent's tool.
+	 */
 	nodeType: string;
 	/** Defaults to the node's latest version. */
 	nodeTypeVersion?: number;
@@ -55,7 +59,12 @@ export async function prepareNodeUnderTest(
 	extraNodeTypes: LoadedNodeTypes = {},
 ): Promise<NodeUnderTest> {
 	const loadedPackage = await loadPackage(options.packageDir);
-	const nodeTypes = new NodeTypeRegistry({ ...loadedPackage.nodeTypes, ...extraNodeTypes });
+	// As n8n registers them: the package's nodes and the tool variants of those usable as tools.
+	const nodeTypes = new NodeTypeRegistry({
+		...loadedPackage.nodeTypes,
+		...toolVariants(loadedPackage.nodeTypes),
+		...extraNodeTypes,
+	});
 	const type = `${loadedPackage.name}.${options.nodeType}`;
 	const typeVersion = options.nodeTypeVersion ?? latestVersion(nodeTypes.getByName(type));
 	const { description } = nodeTypes.getByNameAndVersion(type, typeVersion);

@@ -8,6 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes, createRunExecutionData } from 'n8n-workflow';
 
+import { TOOL_CALLER_NODE_TYPE, toolCallerNodeType } from './as-tool';
 import { recordShown } from './shown';
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
@@ -40,7 +41,11 @@ export interface RunNodeOptions extends NodeUnderTestOptions {
 }
 
 export interface NodeRun {
-	/** The items of the node's first output. */
+	/**
+	 * The items of the node's first output. For a tool variant (e.g. `wootricTool`): one item per
+	 * input item, the tool's call with that item as its arguments: `{ name, description, answer }`
+	 * or `{ name, description, error }`.
+	 */
 	items: INodeExecutionData[];
 	/** The items of each of the node's outputs. */
 	outputs: INodeExecutionData[][];
@@ -56,18 +61,25 @@ export interface NodeRun {
 
 /**
  * Runs a workflow "Items Source → node under test" through n8n-core's WorkflowExecute, as a manual
- * execution, and returns what the node under test did.
+ * execution, and returns what the node under test did. A tool variant runs as an agent's tool:
+ * "Items Source → Tool Caller", the tool connected to the caller, which calls it once per item
+ * (as-tool.ts).
  */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const { node, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(
+	const { node: tested, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(
 		options,
-		harnessNodeTypes,
+		{ ...harnessNodeTypes, ...toolCallerNodeType },
 	);
-	if (options.continueOnFail) node.onError = 'continueRegularOutput';
+	if (options.continueOnFail) tested.onError = 'continueRegularOutput';
+	const asTool = nodeTypes
+		.getByNameAndVersion(tested.type, tested.typeVersion)
+		.description.outputs.includes(NodeConnectionTypes.AiTool);
+	const node = asTool ? toolCaller : tested;
 	const { itemsSource, workflowData, workflow } = createItemsSourceWorkflow(
 		node,
 		nodeTypes,
 		options.timezone,
+		asTool ? [tested] : [],
 	);
 
 	const executionId = nextExecutionId();
@@ -116,6 +128,15 @@ export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
 	recordShown({ outputs, error: result.error });
 	return result;
 }
+
+const toolCaller = {
+	id: 'tool-caller',
+	name: 'Tool Caller',
+	type: TOOL_CALLER_NODE_TYPE,
+	typeVersion: 1,
+	position: [400, 0] as [number, number],
+	parameters: {},
+};
 
 async function toExecutionItems(
 	items: InputItem[],
