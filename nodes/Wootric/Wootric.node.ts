@@ -22,8 +22,13 @@ export class Wootric implements INodeType {
 		version: [1, 1.1, 1.2],
 		defaultVersion: 1.2,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		description: 'Read and write Wootric NPS data: end users, responses, declines, surveys',
+		// Also an AI agent's tool's description when it is set manually; set automatically, n8n
+		// makes it "<the operation's action> in Wootric", so each action says what it returns.
+		description:
+			'Wootric, customer-feedback (NPS) surveys: end users, responses (0–10 score, comment), declines, NPS summary',
 		defaults: { name: 'Wootric' },
+		// In the tool variant (`@tool`), list operations start with a small Limit and have an Output
+		// option (helpers/fields.ts, helpers/output.ts).
 		usableAsTool: true,
 		inputs: [NodeConnectionTypes.Main],
 		outputs: [NodeConnectionTypes.Main],

@@ -1,12 +1,15 @@
 import type {
+	INode,
 	INodeProperties,
 	INodePropertyCollection,
 	INodePropertyOptions,
 	INodeType,
 	INodeTypeDescription,
 } from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { loadPackage } from '../harness';
+import { toolVariants } from '../harness/as-tool';
 
 /** n8n's UX guidelines: a hint is shorter than this. */
 const HINT_MAX_LENGTH = 120;
@@ -86,5 +89,53 @@ describe('node descriptions', () => {
 		);
 
 		expect(problems).toEqual([]);
+	});
+});
+
+/**
+ * What an AI agent reads of the Wootric tool: with Tool Description "Set Automatically" (the
+ * default), n8n makes it from the chosen operation's `action`, "<action> in Wootric".
+ */
+describe("the Wootric node's tool descriptions", () => {
+	let descriptions: Array<{ operation: string; description: string }>;
+
+	beforeAll(async () => {
+		const { nodeTypes } = await loadPackage();
+		const tool = toolVariants(nodeTypes)['n8n-nodes-wootric.wootricTool'].type as INodeType;
+		const operationSelectors = tool.description.properties.filter(
+			(property) => property.name === 'operation',
+		);
+		descriptions = operationSelectors.flatMap((selector) =>
+			(selector.options as INodePropertyOptions[]).map(({ value }) => {
+				const resource = String(selector.displayOptions?.show?.resource?.[0]);
+				const node = {
+					parameters: { descriptionType: 'auto', resource, operation: value },
+				} as unknown as INode;
+				return {
+					operation: `${resource} › ${String(value)}`,
+					description: NodeHelpers.getToolDescriptionForNode(node, tool),
+				};
+			}),
+		);
+	});
+
+	it('cover all 24 operations, each its own', () => {
+		expect(descriptions).toHaveLength(24);
+		expect(new Set(descriptions.map(({ description }) => description)).size).toBe(24);
+	});
+
+	it('say, for each operation, what it does and in brackets what it returns or means', () => {
+		const uninformative = descriptions.filter(
+			({ description }) =>
+				!/^[A-Z][^()]+ \([^()]{8,}\) in Wootric$/.test(description) || description.length > 90,
+		);
+
+		expect(uninformative).toEqual([]);
+	});
+
+	it('name what the service is about where they read records: NPS, surveys or end users', () => {
+		expect(
+			descriptions.filter(({ description }) => !/NPS|survey|end.user/.test(description)),
+		).toEqual([]);
 	});
 });

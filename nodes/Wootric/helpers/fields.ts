@@ -85,7 +85,29 @@ export function createFieldsWithSimplify(fields: INodeProperties[]): INodeProper
 	];
 }
 
-/** Return All / Limit, as every Get Many offers them. */
+/**
+ * Shown only in the node's tool variant, the one an AI agent calls: n8n names that node type
+ * `wootricTool` and resolves `@tool` to true for it (n8n-workflow's getNodeParameters).
+ */
+export const asTool = { '@tool': [true] };
+
+/** Shown only outside the tool variant: the node in a workflow, as before it was a tool. */
+export const notAsTool = { '@tool': [false] };
+
+/** The Limit of a Get Many in an agent's tool: a model reads every record it gets. */
+export const TOOL_LIMIT = 10;
+
+const limitField: INodeProperties = {
+	displayName: 'Limit',
+	name: 'limit',
+	type: 'number',
+	typeOptions: { minValue: 1 },
+	default: 50,
+	description: 'Max number of results to return',
+	displayOptions: { show: { returnAll: [false], ...notAsTool } },
+};
+
+/** Return All / Limit, as every Get Many offers them; as an agent's tool Limit starts small. */
 export const returnAllFields: INodeProperties[] = [
 	{
 		displayName: 'Return All',
@@ -94,14 +116,13 @@ export const returnAllFields: INodeProperties[] = [
 		default: false,
 		description: 'Whether to return all results or only up to a given limit',
 	},
+	limitField,
+	// The same parameter in the tool variant, where n8n's usual default of 50 is too many.
 	{
-		displayName: 'Limit',
-		name: 'limit',
-		type: 'number',
-		typeOptions: { minValue: 1 },
-		default: 50,
-		description: 'Max number of results to return',
-		displayOptions: { show: { returnAll: [false] } },
+		...limitField,
+		default: TOOL_LIMIT,
+		description: 'Max number of results to return; keep it small, the agent reads every result',
+		displayOptions: { show: { returnAll: [false], ...asTool } },
 	},
 ];
 
@@ -221,6 +242,22 @@ export const simplifyOption: INodeProperties = {
 	description:
 		'Whether to add nps_category (promoter, passive or detractor) to responses and turn every datetime into ISO 8601 UTC. Off returns the API’s records unchanged.',
 };
+
+/**
+ * The Options of a Get Many: `options` and, outside an agent's tool, Simplify; as a tool the Output
+ * option (output.ts, toolOutputFields) takes its place.
+ */
+export function listOptionsCollections(options: INodeProperties[]): INodeProperties[] {
+	const byName = (a: INodeProperties, b: INodeProperties) =>
+		a.displayName.localeCompare(b.displayName);
+	return [
+		{
+			...optionsCollection([...options, simplifyOption].sort(byName)),
+			displayOptions: { show: notAsTool },
+		},
+		{ ...optionsCollection(options), displayOptions: { show: asTool } },
+	];
+}
 
 /** Options holding only Simplify, for operations that output one record. */
 export const simplifyOptionsCollection = optionsCollection([simplifyOption]);

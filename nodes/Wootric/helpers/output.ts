@@ -1,6 +1,8 @@
-import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
+import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { simplifyRecord } from './records';
+import { asTool } from './fields';
+import { pickFields, simplifyRecord, type RecordShape } from './records';
+import { invalid } from './validation';
 
 /**
  * The item for a success the API answers with an empty body (202, 204): what was done, to which
@@ -32,4 +34,79 @@ export function simplifyIfChosen(
 ): IDataObject {
 	const chosen = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	return chosen.simplify ? simplifyRecord(record) : record;
+}
+
+/**
+ * Output and Fields of a list operation in an agent's tool, as n8n's guidelines for tool nodes ask:
+ * Simplified (the default), Raw or Selected Fields.
+ */
+export function toolOutputFields(shape: RecordShape): INodeProperties[] {
+	return [
+		{
+			displayName: 'Output',
+			name: 'output',
+			type: 'options',
+			options: [
+				{
+					name: 'Raw',
+					value: 'raw',
+					description: `Every field of the ${shape.records}, as Wootric returns them`,
+				},
+				{
+					name: 'Selected Fields',
+					value: 'selected',
+					description: `Only the fields you pick, and ${shape.key}`,
+				},
+				{
+					name: 'Simplified',
+					value: 'simplified',
+					description: `The main fields: ${shape.simplified.join(', ')}`,
+				},
+			],
+			default: 'simplified',
+			description:
+				'What the agent gets of each record. Simplified and Selected Fields give datetimes in ISO 8601 UTC.',
+			displayOptions: { show: asTool },
+		},
+		{
+			displayName: 'Fields',
+			name: 'outputFields',
+			type: 'multiOptions',
+			options: Object.entries(shape.fields)
+				.map(([value, description]) => ({ name: value, value, description }))
+				.sort((a, b) => a.name.localeCompare(b.name)),
+			default: [],
+			description: `The fields to output; ${shape.key} is always included`,
+			displayOptions: { show: { ...asTool, output: ['selected'] } },
+		},
+	];
+}
+
+/**
+ * How a list operation's records become its output items. As an agent's tool: its Output option
+ * (toolOutputFields). Elsewhere Output is not a parameter of the node, and `simplify` (the Simplify
+ * option) decides, as before there was a tool.
+ */
+export function readRecordOutput(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	shape: RecordShape,
+	simplify: boolean,
+): (record: IDataObject) => IDataObject {
+	const output = context.getNodeParameter('output', itemIndex, '') as string;
+	switch (output) {
+		case 'raw':
+			return (record) => record;
+		case 'simplified':
+			return (record) => pickFields(simplifyRecord(record), shape.simplified);
+		case 'selected': {
+			const chosen = context.getNodeParameter('outputFields', itemIndex, []) as string[];
+			const fields = [shape.key, ...chosen.filter((field) => field !== shape.key)];
+			return (record) => pickFields(simplifyRecord(record), fields);
+		}
+		case '':
+			return simplify ? simplifyRecord : (record) => record;
+		default:
+			throw invalid(context, itemIndex, 'Output', 'must be raw, simplified or selected', output);
+	}
 }

@@ -2,15 +2,15 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
 import { endUserFields, readEndUserId } from './endUsers';
-import { simplifyRecord } from './records';
+import { DECLINE_SHAPE, RESPONSE_SHAPE } from './records';
 import {
 	endUserPropertiesFields,
-	optionsCollection,
+	listOptionsCollections,
 	readLimit,
 	readTimeFilters,
 	shownWhen,
-	simplifyOption,
 } from './fields';
+import { readRecordOutput, toolOutputFields } from './output';
 
 /**
  * What the Response and Decline resources share (their requests for one end user's record are in
@@ -75,20 +75,25 @@ export function listScopeFields(records: 'Responses' | 'Declines'): INodePropert
 	];
 }
 
-export const listOptionsCollection = optionsCollection([
-	{
-		displayName: 'Order',
-		name: 'order',
-		type: 'options',
-		options: [
-			{ name: 'Newest First', value: 'desc', description: 'The latest created first' },
-			{ name: 'Oldest First', value: 'asc', description: 'The earliest created first' },
-		],
-		default: 'desc',
-		description: 'By creation time',
-	},
-	simplifyOption,
-]);
+const SHAPES = { responses: RESPONSE_SHAPE, declines: DECLINE_SHAPE };
+
+/** The Options of Get Many responses or declines, and as an agent's tool their Output. */
+export const listOutputFields = (records: 'responses' | 'declines'): INodeProperties[] => [
+	...listOptionsCollections([
+		{
+			displayName: 'Order',
+			name: 'order',
+			type: 'options',
+			options: [
+				{ name: 'Newest First', value: 'desc', description: 'The latest created first' },
+				{ name: 'Oldest First', value: 'asc', description: 'The earliest created first' },
+			],
+			default: 'desc',
+			description: 'By creation time',
+		},
+	]),
+	...toolOutputFields(SHAPES[records]),
+];
 
 export interface SurveyRecordList {
 	/** Set when the list is one end user's. */
@@ -102,13 +107,14 @@ export interface SurveyRecordList {
 	created?: TimeRange;
 	updated?: TimeRange;
 	order: 'asc' | 'desc';
-	simplify: boolean;
+	/** Each record as the item's output (readRecordOutput). */
+	output: (record: IDataObject) => IDataObject;
 	filters: IDataObject;
 }
 
 /**
- * The fields set with listScopeFields, returnAllFields, filtersCollection and
- * listOptionsCollection, validated.
+ * The fields set with listScopeFields, returnAllFields, filtersCollection and listOutputFields,
+ * validated.
  */
 export function readSurveyRecordList(
 	context: IExecuteFunctions,
@@ -126,7 +132,7 @@ export function readSurveyRecordList(
 		limit: readLimit(context, itemIndex),
 		...readTimeFilters(context, itemIndex),
 		order: (options.order as 'asc' | 'desc' | undefined) ?? 'desc',
-		simplify: options.simplify === true,
+		output: readRecordOutput(context, itemIndex, SHAPES[records], options.simplify === true),
 		filters,
 	};
 }
@@ -134,13 +140,16 @@ export function readSurveyRecordList(
 /**
  * The records of a list endpoint, in its order, up to `limit`: every page through listAll. `keep`
  * drops records here (a filter the endpoint does not have); then paging goes on until the limit is
- * reached. Records that no filter can reach (listAll's UnreadableRecords) become a warning on the
+ * reached; `output` makes each record the item's output. Records that no filter can reach (listAll's UnreadableRecords) become a warning on the
  * node's output.
  */
 export async function collectRecords(
 	context: IExecuteFunctions,
 	request: ListRequest,
-	options: { keep?: (record: IDataObject) => boolean; simplify?: boolean } = {},
+	options: {
+		keep?: (record: IDataObject) => boolean;
+		output?: (record: IDataObject) => IDataObject;
+	} = {},
 ): Promise<IDataObject[]> {
 	const { keep } = options;
 	const wanted = request.limit ?? Infinity;
@@ -162,5 +171,5 @@ export async function collectRecords(
 		if (records.length >= wanted) break;
 	}
 	records.length = Math.min(records.length, wanted);
-	return options.simplify ? records.map(simplifyRecord) : records;
+	return options.output ? records.map(options.output) : records;
 }

@@ -10,7 +10,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: 'Create a decline',
+	action: 'Create a decline (an end user refused a survey)',
 	description: 'Record that an end user declined a survey',
 };
 

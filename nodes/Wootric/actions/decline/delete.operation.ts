@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete a decline',
+	action: 'Delete a decline (a refused survey, for good)',
 	description: 'Delete one decline of an end user for good',
 };
 

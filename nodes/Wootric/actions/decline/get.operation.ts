@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get a decline',
+	action: 'Get a decline (a refused survey: end user, date)',
 	description: 'Read one decline of an end user',
 };
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { filtersCollection, returnAllFields } from '../../helpers/fields';
 import {
 	collectRecords,
-	listOptionsCollection,
+	listOutputFields,
 	listScopeFields,
 	readSurveyRecordList,
 } from '../../helpers/surveyRecords';
@@ -11,7 +11,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many declines',
+	action: 'Get many declines (refused surveys: end users, dates)',
 	description: 'List declines, of everyone or of one end user',
 };
 
@@ -19,12 +19,12 @@ export const description: INodeProperties[] = [
 	...listScopeFields('Declines'),
 	...returnAllFields,
 	filtersCollection(),
-	listOptionsCollection,
+	...listOutputFields('declines'),
 ];
 
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
-	const { path, subject, limit, created, updated, order, simplify } = readSurveyRecordList(
+	const { path, subject, limit, created, updated, order, output } = readSurveyRecordList(
 		this,
 		itemIndex,
 		'declines',
@@ -33,6 +33,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		await collectRecords(
 			this,
 			{ path, created, updated, order, limit, subject, itemIndex },
-			{ simplify },
+			{ output },
 		);
 }

@@ -9,7 +9,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update a decline',
+	action: 'Update a decline (the end-user properties kept with it)',
 	description: 'Change the end-user properties kept with a decline',
 };
 

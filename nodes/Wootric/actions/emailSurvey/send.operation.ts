@@ -22,7 +22,7 @@ const MAX_SURVEY_EMAILS = 100;
 
 export const option = {
 	name: 'Send',
-	action: 'Send an email survey',
+	action: 'Send an NPS survey by email (to one or more addresses)',
 	description: 'Email a survey to one or more addresses',
 };
 

@@ -25,7 +25,7 @@ import type { EachItem, ItemRequests } from '../types';
 
 export const option = {
 	name: 'Send From CSV',
-	action: 'Send email surveys from a CSV',
+	action: 'Send NPS surveys by email (to the addresses of a CSV)',
 	description:
 		'Email surveys to the addresses of a CSV file, or of a CSV built from the input items',
 };

@@ -16,7 +16,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: 'Create an end user',
+	action: 'Create an end user (a survey taker; returns it with its ID)',
 	description: 'Add a new end user to Wootric',
 };
 

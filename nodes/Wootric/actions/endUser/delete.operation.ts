@@ -8,7 +8,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete an end user',
+	action: 'Delete an end user (removed the next day)',
 	description: 'Mark an end user for deletion',
 };
 

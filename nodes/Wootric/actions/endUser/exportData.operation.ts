@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Export Data',
-	action: "Export an end user's data",
+	action: "Export an end user's data (Wootric emails a download link)",
 	description: 'Ask Wootric to prepare a file with all data of an end user',
 };
 

@@ -8,7 +8,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get an end user',
+	action: 'Get an end user (email, properties, last response, settings)',
 	description: 'Find one end user by ID, email, external ID or phone number',
 };
 

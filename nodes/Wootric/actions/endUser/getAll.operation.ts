@@ -2,22 +2,22 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import {
 	filtersCollection,
-	optionsCollection,
+	listOptionsCollections,
 	readLimit,
 	readTimeFilters,
 	returnAllFields,
-	simplifyOption,
 } from '../../helpers/fields';
+import { readRecordOutput, toolOutputFields } from '../../helpers/output';
 import { collectRecords } from '../../helpers/surveyRecords';
 import { booleanValue, emailValue } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
-import { simplifyRecord } from '../../helpers/records';
+import { END_USER_SHAPE } from '../../helpers/records';
 import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many end users',
+	action: 'Get many end users (email, properties, last response)',
 	description: 'List end users, optionally filtered',
 };
 
@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 				'Whether to list only end users who opted out of surveys (on) or only those who did not (off). Without this filter Wootric lists only those who did not opt out.',
 		},
 	]),
-	optionsCollection([
+	...listOptionsCollections([
 		{
 			displayName: 'Order',
 			name: 'order',
@@ -53,7 +53,6 @@ export const description: INodeProperties[] = [
 			default: 'asc',
 			description: 'Ascending is A to Z for email and oldest first for dates',
 		},
-		simplifyOption,
 		{
 			displayName: 'Sort By',
 			name: 'sortKey',
@@ -76,6 +75,7 @@ export const description: INodeProperties[] = [
 				'Created At and Updated At read any number of end users. Wootric pages through at most 1,500 end users sorted by Email: more is an error then, so filter or use a limit.',
 		},
 	]),
+	...toolOutputFields(END_USER_SHAPE),
 ];
 
 /** GET /v1/end_users, every page (or up to the limit). */
@@ -97,6 +97,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	// Wootric's own default sort is by email, which cannot page past 1,500 end users.
 	const sortKey = (options.sortKey as string | undefined) ?? 'created_at';
 	const order = (options.order as 'asc' | 'desc' | undefined) ?? 'asc';
+	const output = readRecordOutput(this, itemIndex, END_USER_SHAPE, options.simplify === true);
 
 	return async () => {
 		const records = await collectRecords(this, {
@@ -109,10 +110,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			limit,
 			itemIndex,
 		});
-		return records.map((record) =>
-			options.simplify
-				? simplifyRecord(parseSerializedProperties(record))
-				: parseSerializedProperties(record),
-		);
+		return records.map((record) => output(parseSerializedProperties(record)));
 	};
 }

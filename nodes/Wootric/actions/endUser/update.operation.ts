@@ -17,7 +17,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update an end user',
+	action: 'Update an end user (email, external ID, properties)',
 	description: "Change an end user's email, external ID, dates or properties",
 };
 

@@ -18,7 +18,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create or Update',
-	action: 'Create or update an end user',
+	action: 'Create or update an end user (matched by email or external ID)',
 	description: 'Create a new record, or update the current one if it already exists (upsert)',
 };
 

@@ -8,7 +8,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get end user settings',
+	action: 'Get end user settings (email, web and mobile surveys on or off)',
 	description: 'Read the survey settings of an end user',
 };
 

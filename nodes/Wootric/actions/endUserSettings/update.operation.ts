@@ -9,7 +9,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update end user settings',
+	action: 'Update end user settings (email, web and mobile surveys on or off)',
 	description: 'Turn survey channels of an end user on or off',
 };
 

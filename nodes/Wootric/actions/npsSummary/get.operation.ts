@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get the NPS summary',
+	action: 'Get the NPS summary (NPS, promoters, passives, detractors, rates)',
 	description:
 		'Get the NPS score and its promoters, passives, detractors and response rates for a period',
 };

@@ -10,7 +10,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: 'Create a response',
+	action: "Create a response (an end user's NPS score 0–10 and comment)",
 	description: 'Record a survey response of an end user',
 };
 

@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete a response',
+	action: 'Delete a response (an NPS score and comment, for good)',
 	description: 'Delete one response of an end user for good',
 };
 

@@ -7,7 +7,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get a response',
+	action: 'Get a response (NPS score 0–10, comment, end user, date)',
 	description: 'Read one response of an end user',
 };
 

@@ -3,7 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { filtersCollection, returnAllFields } from '../../helpers/fields';
 import {
 	collectRecords,
-	listOptionsCollection,
+	listOutputFields,
 	listScopeFields,
 	readSurveyRecordList,
 } from '../../helpers/surveyRecords';
@@ -14,7 +14,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many responses',
+	action: 'Get many responses (NPS scores 0–10, comments, end users, dates)',
 	description: 'List responses, of everyone or of one end user',
 };
 
@@ -45,7 +45,7 @@ export const description: INodeProperties[] = [
 				'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
 		},
 	]),
-	listOptionsCollection,
+	...listOutputFields('responses'),
 ];
 
 const CATEGORY_OF: Record<string, string> = {
@@ -68,7 +68,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		created,
 		updated,
 		order,
-		simplify,
+		output,
 		filters,
 	} = readSurveyRecordList(this, itemIndex, 'responses');
 
@@ -106,6 +106,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 				subject,
 				itemIndex,
 			},
-			{ keep, simplify },
+			{ keep, output },
 		);
 }

@@ -9,7 +9,7 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update a response',
+	action: 'Update a response (completed, excluded from the NPS, properties)',
 	description:
 		'Mark a response completed, exclude it from or include it in NPS calculations, or change its end-user properties',
 };
