@@ -823,13 +823,14 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 			expect(shown).toEqual([
 				{
 					name: 'Create_response',
-					description: 'Create a response in Wootric',
+					description: "Create a response (an end user's NPS score 0–10 and comment) in Wootric",
 					inputs: { comment: 'string', endUserId: 'number', score: 'number' },
 					required: ['comment', 'endUserId', 'score'],
 				},
 				{
 					name: 'Get_detractors',
-					description: 'Get many responses in Wootric',
+					description:
+						'Get many responses (NPS scores 0–10, comments, end users, dates) in Wootric',
 					inputs: { days: 'number', limit: 'number' },
 					required: ['days', 'limit'],
 				},
@@ -838,7 +839,7 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 	);
 
 	step(
-		'"get the detractors of the last 7 days" answers exactly those, simplified, from GET /v1/responses',
+		'"get the detractors of the last 7 days" answers exactly those, Simplified (the tool\'s default Output), from GET /v1/responses',
 		async () => {
 			const now = fake.clock.now();
 			const user = createEndUser(fake.account, fake.store, 'mcp-detractors@example.com');
@@ -880,6 +881,20 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 					(answer.json as Array<Record<string, unknown>>).map((record) => record.nps_category),
 				),
 			).toEqual(new Set(['detractor']));
+			// Simplified: the main fields only, not e.g. the IP address.
+			for (const record of answer.json as Array<Record<string, unknown>>)
+				expect(Object.keys(record)).toEqual([
+					'id',
+					'end_user_id',
+					'score',
+					'nps_category',
+					'text',
+					'completed',
+					'excluded_from_calculations',
+					'tags',
+					'created_at',
+					'updated_at',
+				]);
 			const lists = requests.to('GET', '/v1/responses');
 			expect(lists.length).toBeGreaterThan(0);
 			const since = Number((lists[0].params.created as Record<string, unknown>).gte);
