@@ -66,10 +66,12 @@ export interface NodeRun {
  * (as-tool.ts).
  */
 export async function runNode(options: RunNodeOptions): Promise<NodeRun> {
-	const { node: tested, nodeTypes, credentialsHelper, credentialId } = await prepareNodeUnderTest(
-		options,
-		{ ...harnessNodeTypes, ...toolCallerNodeType },
-	);
+	const {
+		node: tested,
+		nodeTypes,
+		credentialsHelper,
+		credentialId,
+	} = await prepareNodeUnderTest(options, { ...harnessNodeTypes, ...toolCallerNodeType });
 	if (options.continueOnFail) tested.onError = 'continueRegularOutput';
 	const asTool = nodeTypes
 		.getByNameAndVersion(tested.type, tested.typeVersion)
