@@ -1,0 +1,231 @@
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { parseDocument } from 'yaml';
+
+/**
+ * .github/workflows/publish.yml cannot run here (it runs on GitHub when a version tag is pushed), so
+ * this checks what can be checked: it is valid YAML, starts on version tags only, may sign the
+ * provenance statement, and publishes only after CI's own checks, .ci/run, have passed in the same job.
+ */
+const REPO_ROOT = join(__dirname, '..', '..');
+const WORKFLOW_FILE = join(REPO_ROOT, '.github', 'workflows', 'publish.yml');
+
+interface Step {
+	name?: string;
+	uses?: string;
+	run?: string;
+	if?: string;
+	with?: Record<string, unknown>;
+	env?: Record<string, string>;
+	'continue-on-error'?: unknown;
+}
+
+interface Job {
+	'runs-on': string;
+	permissions?: Record<string, string>;
+	if?: string;
+	steps: Step[];
+}
+
+interface Workflow {
+	on: unknown;
+	permissions?: Record<string, string>;
+	jobs: Record<string, Job>;
+}
+
+function parseWorkflow(text: string): Workflow {
+	const document = parseDocument(text, { uniqueKeys: true, prettyErrors: true });
+	const problems = [...document.errors, ...document.warnings];
+	if (problems.length > 0) throw new Error(problems.map((problem) => problem.message).join('\n'));
+	return document.toJS() as Workflow;
+}
+
+const workflow = parseWorkflow(readFileSync(WORKFLOW_FILE, 'utf8'));
+const jobs = Object.values(workflow.jobs);
+const steps = jobs[0].steps;
+
+/** The command lines of a step's `run`, comments and blank lines left out. */
+function commandLines(step: Step): string[] {
+	return (step.run ?? '')
+		.split('\n')
+		.map((line) => line.trim())
+		.filter((line) => line !== '' && !line.startsWith('#'));
+}
+
+function indexOfStep(matches: (step: Step) => boolean, what: string): number {
+	const indices = steps.flatMap((step, index) => (matches(step) ? [index] : []));
+	if (indices.length !== 1)
+		throw new Error(`expected one step that ${what}, found ${indices.length}`);
+	return indices[0];
+}
+
+const ciStep = indexOfStep((step) => commandLines(step).includes('bash .ci/run'), 'runs .ci/run');
+const publishStep = indexOfStep(
+	(step) => commandLines(step).some((line) => /^npm publish\b/.test(line)),
+	'runs npm publish',
+);
+const tagStep = indexOfStep(
+	(step) => (step.run ?? '').includes('GITHUB_REF_NAME'),
+	"checks the tag against package.json's version",
+);
+const sharedStep = indexOfStep(
+	(step) => (step.run ?? '').includes('../shared/$file'),
+	'requires the shared material',
+);
+
+/** Runs a step's script as GitHub's runner does (bash -e -o pipefail), in `cwd`. */
+function runStep(step: Step, cwd: string, env: Record<string, string> = {}) {
+	return spawnSync('bash', ['--noprofile', '--norc', '-eo', 'pipefail', '-c', step.run ?? ''], {
+		cwd,
+		env: { ...process.env, ...env },
+		encoding: 'utf8',
+	});
+}
+
+/** Source files of the repository, outside node_modules and the build output. */
+function sourceFiles(folder: string): string[] {
+	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
+		const path = join(folder, entry.name);
+		if (entry.isDirectory())
+			return ['node_modules', 'dist', 'build-test', 'coverage'].includes(entry.name)
+				? []
+				: sourceFiles(path);
+		return /\.(ts|js|sh)$/.test(entry.name) ? [path] : [];
+	});
+}
+
+describe('the publish workflow', () => {
+	it('is valid YAML with one job on a GitHub-hosted Ubuntu runner', () => {
+		expect(jobs).toHaveLength(1);
+		expect(jobs[0]['runs-on']).toBe('ubuntu-latest');
+		expect(jobs[0].if).toBeUndefined();
+	});
+
+	it('starts on pushed version tags only', () => {
+		expect(workflow.on).toEqual({ push: { tags: ['v*.*.*'] } });
+	});
+
+	it('may mint the OIDC token that signs the provenance, and write nothing', () => {
+		const permissions = { ...workflow.permissions, ...jobs[0].permissions };
+		expect(permissions).toEqual({ 'id-token': 'write', contents: 'read' });
+	});
+
+	it('publishes with provenance, as a public package, as its last step', () => {
+		expect(commandLines(steps[publishStep])).toContain('npm publish --provenance --access public');
+		expect(publishStep).toBe(steps.length - 1);
+	});
+
+	it("runs CI's checks, .ci/run, itself, unconditionally, before publishing", () => {
+		expect(commandLines(steps[ciStep])).toEqual(['bash .ci/run']);
+		expect(ciStep).toBeLessThan(publishStep);
+		for (const step of [steps[ciStep], steps[publishStep]]) expect(step.if).toBeUndefined();
+		for (const step of steps) expect(step['continue-on-error']).toBeUndefined();
+		// .ci/run is the file CI runs: it still runs the test suite (a renamed script would leave the
+		// workflow running nothing).
+		expect(readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
+	});
+
+	it('installs what .ci/run needs root for (PostgreSQL and Redis) before it', () => {
+		const install = indexOfStep(
+			(step) => commandLines(step).includes('sudo bash scripts/e2e/queue-services.sh'),
+			'installs the queue services',
+		);
+		expect(install).toBeLessThan(ciStep);
+	});
+
+	it("refuses a tag that is not v + package.json's version, before the checks", () => {
+		expect(tagStep).toBeLessThan(ciStep);
+		const { version } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+		expect(runStep(steps[tagStep], REPO_ROOT, { GITHUB_REF_NAME: `v${version}` }).status).toBe(0);
+		for (const tag of [version, `v${version}.1`, 'v0.0.0-never']) {
+			const result = runStep(steps[tagStep], REPO_ROOT, { GITHUB_REF_NAME: tag });
+			expect(result.status).toBe(1);
+			expect(result.stdout).toContain(`::error::Tag ${tag} does not match`);
+		}
+	});
+
+	it("refuses a package.json that does not name the repository, as npm's provenance check would", () => {
+		const repositoryStep = indexOfStep(
+			(step) => (step.run ?? '').includes('GITHUB_REPOSITORY'),
+			'checks package.json against the repository',
+		);
+		expect(repositoryStep).toBeLessThan(ciStep);
+		const folder = mkdtempSync(join(tmpdir(), 'publish-workflow-'));
+		const check = (repository: unknown) => {
+			writeFileSync(join(folder, 'package.json'), JSON.stringify({ name: 'x', repository }));
+			return runStep(steps[repositoryStep], folder, {
+				GITHUB_REPOSITORY: 'Owner/n8n-nodes-wootric',
+			});
+		};
+		try {
+			for (const named of [
+				{ type: 'git', url: 'git+https://github.com/Owner/n8n-nodes-wootric.git' },
+				{ type: 'git', url: 'https://github.com/owner/n8n-nodes-wootric' },
+				'github:Owner/n8n-nodes-wootric',
+			])
+				expect(check(named).status).toBe(0);
+			for (const wrong of [
+				undefined,
+				{ type: 'git', url: '' },
+				{ type: 'git', url: 'git+https://github.com/someone-else/n8n-nodes-wootric.git' },
+				{ type: 'git', url: 'git+https://github.com/Owner/n8n-nodes-wootric-fork.git' },
+			]) {
+				const result = check(wrong);
+				expect(result.status).toBe(1);
+				expect(result.stdout).toContain('::error::package.json: "repository.url" is');
+			}
+		} finally {
+			rmSync(folder, { recursive: true, force: true });
+		}
+	});
+
+	describe('the shared material beside the repository (../shared)', () => {
+		/** Every `../shared/…` file a test or script reads, as a path inside ../shared. */
+		const read = [
+			...new Set(
+				[...sourceFiles(join(REPO_ROOT, 'test')), ...sourceFiles(join(REPO_ROOT, 'scripts'))]
+					.filter((file) => file !== __filename)
+					.flatMap((file) =>
+						[
+							...readFileSync(file, 'utf8').matchAll(/['"`](?:\.\.\/)+shared\/([^'"`\s]+)['"`]/g),
+						].map((match) => match[1]),
+					),
+			),
+		];
+
+		it('is required, file by file, before the checks run', () => {
+			expect(read).toContain('spec/nps-service-api.md');
+			const required = (steps[sharedStep].run ?? '').match(/^\s*for file in (.+); do$/m)?.[1];
+			expect(required?.split(/\s+/).sort()).toEqual([...read].sort());
+			expect(sharedStep).toBeLessThan(ciStep);
+			expect(steps[sharedStep].if).toBeUndefined();
+		});
+
+		it('stops the job with an error when a file is missing, rather than skip a check', () => {
+			const base = mkdtempSync(join(tmpdir(), 'publish-workflow-'));
+			try {
+				const repo = join(base, 'repo');
+				mkdirSync(repo);
+				const missing = runStep(steps[sharedStep], repo);
+				expect(missing.status).toBe(1);
+				expect(missing.stdout).toContain('::error::../shared/spec/nps-service-api.md is missing');
+
+				// As the checkout step leaves it: inside the work tree, moved beside it.
+				for (const file of read) {
+					mkdirSync(join(repo, '.shared-material', file, '..'), { recursive: true });
+					writeFileSync(join(repo, '.shared-material', file), 'spec\n');
+				}
+				const present = runStep(steps[sharedStep], repo);
+				expect(present.stderr).toBe('');
+				expect(present.status).toBe(0);
+				expect(readdirSync(repo)).toEqual([]);
+				for (const file of read)
+					expect(readFileSync(join(base, 'shared', file), 'utf8')).toBe('spec\n');
+			} finally {
+				rmSync(base, { recursive: true, force: true });
+			}
+		});
+	});
+});
