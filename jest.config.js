@@ -3,7 +3,12 @@ module.exports = {
 	testEnvironment: 'node',
 	roots: ['<rootDir>/test'],
 	// The tests against a real n8n have their own config (jest.e2e.config.js, `npm run test:e2e`).
-	testPathIgnorePatterns: ['/node_modules/', '<rootDir>/test/e2e/', '<rootDir>/test/e2e-queue/'],
+	testPathIgnorePatterns: [
+		'/node_modules/',
+		'<rootDir>/test/e2e/',
+		'<rootDir>/test/e2e-queue/',
+		'<rootDir>/test/e2e-browser/',
+	],
 	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s
 	// job.
 	transform: { '^.+\\.ts$': 'ts-jest' },

@@ -127,12 +127,21 @@ describe('the publish workflow', () => {
 		expect(readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8')).toMatch(/^npm test$/m);
 	});
 
-	it('installs what .ci/run needs root for (PostgreSQL and Redis) before it', () => {
-		const install = indexOfStep(
-			(step) => commandLines(step).includes('sudo bash scripts/e2e/queue-services.sh'),
-			'installs the queue services',
+	it('installs what .ci/run needs root for (every e2e script that calls apt-get) before it', () => {
+		const folder = join(REPO_ROOT, 'scripts', 'e2e');
+		const installers = readdirSync(folder).filter(
+			(file) =>
+				file.endsWith('.sh') &&
+				readFileSync(join(folder, file), 'utf8').includes('apt-get install'),
 		);
-		expect(install).toBeLessThan(ciStep);
+		expect(installers).toEqual(expect.arrayContaining(['queue-services.sh', 'chromium.sh']));
+		for (const installer of installers) {
+			const install = indexOfStep(
+				(step) => commandLines(step).includes(`sudo bash scripts/e2e/${installer}`),
+				`runs ${installer}`,
+			);
+			expect(install).toBeLessThan(ciStep);
+		}
 	});
 
 	it("refuses a tag that is not v + package.json's version, before the checks", () => {
