@@ -86,6 +86,7 @@ describe('loadOptions', () => {
 	});
 
 	describe('getSurveyTemplateLanguages', () => {
+		const fromCsv = { resource: 'emailSurvey', operation: 'sendCsv' };
 		const multiLanguage = {
 			name: 'Multi-Language (Language Column of the CSV)',
 			value: 'multi_language',
@@ -99,7 +100,10 @@ describe('loadOptions', () => {
 		])(
 			'lists the chosen template’s languages, its default first and marked (template id as %s)',
 			async (_, surveyTemplateId) => {
-				const { options } = await load('getSurveyTemplateLanguages', { surveyTemplateId });
+				const { options } = await load('getSurveyTemplateLanguages', {
+					...fromCsv,
+					surveyTemplateId,
+				});
 
 				expect(options).toEqual([
 					multiLanguage,
@@ -111,7 +115,10 @@ describe('loadOptions', () => {
 		);
 
 		it('puts a template’s default language first even when the API lists it later', async () => {
-			const { options } = await load('getSurveyTemplateLanguages', { surveyTemplateId: 77 });
+			const { options } = await load('getSurveyTemplateLanguages', {
+				...fromCsv,
+				surveyTemplateId: 77,
+			});
 
 			expect(options.map((option) => option.name)).toEqual([
 				multiLanguage.name,
@@ -129,7 +136,10 @@ describe('loadOptions', () => {
 		])(
 			'lists every language of every template, each once, by name, when %s',
 			async (_, currentParameters) => {
-				const { options } = await load('getSurveyTemplateLanguages', currentParameters);
+				const { options } = await load('getSurveyTemplateLanguages', {
+					...fromCsv,
+					...currentParameters,
+				});
 
 				expect(options).toEqual([
 					multiLanguage,
@@ -141,6 +151,16 @@ describe('loadOptions', () => {
 				]);
 			},
 		);
+
+		it('offers Multi-Language only to Send From CSV: Send has no language column', async () => {
+			const { options } = await load('getSurveyTemplateLanguages', {
+				resource: 'emailSurvey',
+				operation: 'send',
+				surveyTemplateId: 502,
+			});
+
+			expect(options.map((option) => option.value)).toEqual(['EN', 'ES', 'DE']);
+		});
 	});
 
 	it('reuses the token a node run saved into the credential', async () => {

@@ -441,8 +441,8 @@ describe('resource locators (node version 1.2)', () => {
 					})
 				).options.map((option) => option.value);
 
-			expect(await languages(locator('list', 502))).toEqual(['multi_language', 'EN', 'ES', 'DE']);
-			expect(await languages(locator('id', '501'))).toEqual(['multi_language', 'EN']);
+			expect(await languages(locator('list', 502))).toEqual(['EN', 'ES', 'DE']);
+			expect(await languages(locator('id', '501'))).toEqual(['EN']);
 		});
 	});
 });

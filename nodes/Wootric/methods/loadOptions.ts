@@ -25,7 +25,9 @@ export async function getSurveyTemplates(
 export async function getSurveyTemplateLanguages(
 	this: ILoadOptionsFunctions,
 ): Promise<INodePropertyOptions[]> {
-	return [MULTI_LANGUAGE_OPTION, ...(await templateLanguages(this))];
+	// Multi-Language reads each row's language column, so only Send From CSV offers it.
+	const fromCsv = this.getCurrentNodeParameter('operation') === 'sendCsv';
+	return [...(fromCsv ? [MULTI_LANGUAGE_OPTION] : []), ...(await templateLanguages(this))];
 }
 
 /** For a CSV with a language column: each row's own code (the service's `multi_language`). */
