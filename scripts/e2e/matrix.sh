@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # The end-to-end suites against every n8n version of n8n-versions.json's `matrix`, one version after
-# another: `npm run test:e2e` and `npm run test:e2e:queue` with E2E_N8N_VERSION set. `--others`: all but
-# the pinned version (CI runs that one already); or name versions as arguments. Prints a line per version
+# another: `npm run test:e2e`, `npm run test:e2e:queue` and, on n8n 2.x, `npm run test:e2e:browser`, with
+# E2E_N8N_VERSION set. `--others`: all but the pinned version (CI runs that one already); or name versions
+# as arguments. Prints a line per version
 # and suite, and fails if any failed. Cold, each version first takes about 5 minutes to provision (cached
 # afterwards); warm, a version takes 6 to 8 minutes.
 set -uo pipefail
@@ -16,7 +17,10 @@ esac
 results=()
 failed=0
 for version in "${versions[@]}"; do
-	for suite in test:e2e test:e2e:queue; do
+	suites=(test:e2e test:e2e:queue)
+	# The browser suite drives n8n 2.x's editor; n8n 1.x's editor is another (README, Commands).
+	[[ $version == 1.* ]] || suites+=(test:e2e:browser)
+	for suite in "${suites[@]}"; do
 		echo "[matrix] n8n $version: npm run $suite" >&2
 		start=$(date +%s)
 		if E2E_N8N_VERSION=$version npm run --silent "$suite"; then outcome=passed; else outcome=FAILED; failed=1; fi
