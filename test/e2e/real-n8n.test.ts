@@ -29,6 +29,7 @@ import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
+import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
 import { outputOf, RequestLog } from './helpers';
 import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
@@ -883,18 +884,7 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 			).toEqual(new Set(['detractor']));
 			// Simplified: the main fields only, not e.g. the IP address.
 			for (const record of answer.json as Array<Record<string, unknown>>)
-				expect(Object.keys(record)).toEqual([
-					'id',
-					'end_user_id',
-					'score',
-					'nps_category',
-					'text',
-					'completed',
-					'excluded_from_calculations',
-					'tags',
-					'created_at',
-					'updated_at',
-				]);
+				expect(Object.keys(record)).toEqual(SIMPLIFIED_TOOL_FIELDS.responses);
 			const lists = requests.to('GET', '/v1/responses');
 			expect(lists.length).toBeGreaterThan(0);
 			const since = Number((lists[0].params.created as Record<string, unknown>).gte);

@@ -8,35 +8,8 @@ import {
 	type FakeWootric,
 } from '../fake';
 import { runNode } from '../harness';
+import { SIMPLIFIED_TOOL_FIELDS as SIMPLIFIED } from '../support/tool-output';
 import { credentialsFor, requestsSeen, seedResponses } from '../support/wootric';
-
-/** What the tool variant's Simplified output keeps of each kind of record. */
-const SIMPLIFIED = {
-	responses: [
-		'id',
-		'end_user_id',
-		'score',
-		'nps_category',
-		'text',
-		'completed',
-		'excluded_from_calculations',
-		'tags',
-		'created_at',
-		'updated_at',
-	],
-	declines: ['id', 'end_user_id', 'survey_id', 'origin_url', 'created_at', 'updated_at'],
-	endUsers: [
-		'id',
-		'email',
-		'external_id',
-		'phone_number',
-		'properties',
-		'last_surveyed',
-		'last_response',
-		'created_at',
-		'updated_at',
-	],
-};
 
 const ISO_UTC = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.\d{3}Z$/;
 
