@@ -168,11 +168,13 @@ describe('installed from the packed tarball', () => {
 			expect(
 				(await ask('surveyTemplateId', 'getSurveyTemplates')).map((option) => option.value),
 			).toEqual([501, 502]);
-			expect(
-				(await ask('language', 'getSurveyTemplateLanguages', { surveyTemplateId: 502 })).map(
-					(option) => option.value,
-				),
-			).toEqual(['multi_language', 'EN', 'ES', 'DE']);
+			const languages = async (operation: string) =>
+				(
+					await ask('language', 'getSurveyTemplateLanguages', { operation, surveyTemplateId: 502 })
+				).map((option) => option.value);
+			expect(await languages('send')).toEqual(['EN', 'ES', 'DE']);
+			// Multi-Language reads a CSV's language column.
+			expect(await languages('sendCsv')).toEqual(['multi_language', 'EN', 'ES', 'DE']);
 		},
 	);
 });
