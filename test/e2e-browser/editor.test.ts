@@ -312,14 +312,24 @@ describe('a new user in the editor', () => {
 			responsePayload(fake.account, response, 'created', fake.clock.now()),
 			'form',
 		);
-		const answer = await fetch(testUrl!, {
-			method: 'POST',
-			headers: {
-				'content-type': contentType,
-				'x-wootric-signature': signWebhook(body, fake.credentials.webhookSecret),
+		// The editor shows "Listening" as it asks n8n to register the test webhook: until n8n has, the
+		// URL answers 404, as a person clicking fast would see.
+		await ndv.getByText('Listening for test event').waitFor();
+		const answer = await waitFor(
+			'the test webhook to be registered',
+			async () => {
+				const sent = await fetch(testUrl!, {
+					method: 'POST',
+					headers: {
+						'content-type': contentType,
+						'x-wootric-signature': signWebhook(body, fake.credentials.webhookSecret),
+					},
+					body,
+				});
+				return sent.status === 404 ? undefined : sent;
 			},
-			body,
-		});
+			{ timeoutMs: 30_000, intervalMs: 1_000 },
+		);
 		expect(answer.status).toBe(200);
 		expect(await editor.outputItemCount()).toBe(1);
 		await page.getByTestId('output-panel').getByText(response.text!).first().waitFor();
