@@ -192,7 +192,7 @@ describe('a new user in the editor', () => {
 			await editor.openNodeEntry(triggerName(new WootricTrigger().description));
 			await editor.chooseAction('On new response');
 			await page.getByTestId('trigger-execute-button').click();
-			expect(await editor.outputItemCount()).toBe(1);
+			await editor.waitForOutputItems(1);
 			await page.getByTestId('ndv-close-button').click();
 			expect(editor.takeConsoleErrors()).toEqual([]);
 		},
@@ -219,8 +219,8 @@ describe('a new user in the editor', () => {
 				)!.action!,
 			);
 			await editor.ndv.getByTestId('node-execute-button').click();
-			expect(await editor.outputItemCount()).toBe(Math.min(50, fake.account.responses.size));
-			await expect(page.getByTestId('node-issues').count()).resolves.toBe(0);
+			await editor.waitForOutputItems(Math.min(50, fake.account.responses.size));
+			await editor.waitForNoNodeIssues();
 			expect(editor.takeConsoleErrors()).toEqual([]);
 		},
 	);
@@ -267,7 +267,7 @@ describe('a new user in the editor', () => {
 				.getByTestId('parameter-input-originUrl')
 				.locator('input')
 				.fill('https://app.example.com/');
-			await expect(page.getByTestId('node-issues').count()).resolves.toBe(0);
+			await editor.waitForNoNodeIssues();
 
 			await editor.pick(ndv, 'resource', 'Email Survey');
 			await editor.pick(ndv, 'operation', 'Send');
@@ -331,7 +331,7 @@ describe('a new user in the editor', () => {
 			{ timeoutMs: 30_000, intervalMs: 1_000 },
 		);
 		expect(answer.status).toBe(200);
-		expect(await editor.outputItemCount()).toBe(1);
+		await editor.waitForOutputItems(1);
 		await page.getByTestId('output-panel').getByText(response.text!).first().waitFor();
 		await page.getByTestId('ndv-close-button').click();
 		expect(editor.takeConsoleErrors()).toEqual([]);
@@ -346,7 +346,7 @@ describe('a new user in the editor', () => {
 			timeoutMs: 60_000,
 		});
 		await page.getByTestId('canvas-node').filter({ hasText: 'Open Ticket' }).dblclick();
-		expect(await editor.outputItemCount()).toBe(1);
+		await editor.waitForOutputItems(1);
 		await editor.screenshot(screenshots, 'headline-workflow');
 		await page.getByTestId('ndv-close-button').click();
 		expect(editor.takeConsoleErrors()).toEqual([]);

@@ -164,12 +164,24 @@ export class Editor {
 		await this.page.getByTestId('item-iterator-item').filter({ hasText: action }).first().click();
 	}
 
-	/** The number the output panel shows ("3 items"), once it shows one. */
-	async outputItemCount(): Promise<number> {
-		const panel = this.page.getByTestId('output-panel');
-		const count = panel.getByText(/^\d+ items?$/).first();
-		await count.waitFor({ timeout: 60_000 });
-		return Number((await count.innerText()).split(' ')[0]);
+	/**
+	 * Waits until the output panel shows `count` items ("3 items"): under load the panel can still
+	 * show an earlier run's count for a moment.
+	 */
+	async waitForOutputItems(count: number): Promise<void> {
+		await this.page
+			.getByTestId('output-panel')
+			.getByText(new RegExp(`^${count} items?$`))
+			.first()
+			.waitFor({ timeout: 60_000 });
+	}
+
+	/** Waits until no node shows n8n's issues badge: n8n checks parameters a moment after a change. */
+	async waitForNoNodeIssues(): Promise<void> {
+		await this.page
+			.getByTestId('node-issues')
+			.first()
+			.waitFor({ state: 'detached', timeout: 15_000 });
 	}
 
 	async screenshot(folder: string, name: string): Promise<string> {
