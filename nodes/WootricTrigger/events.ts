@@ -71,6 +71,23 @@ export function changedSinceCreated(record: IDataObject): boolean {
 }
 
 /**
+ * The key both triggers put on an event's item (`idempotency_key`): the same for the same event,
+ * whichever trigger emitted it, when, and in which n8n process, so that a system downstream can fold
+ * a repeat that n8n cannot (a delivery repeated across a restart, or to a second webhook process, or
+ * one event seen by both triggers). A creation is its event and record id (`response:123`,
+ * `decline:45`); a change adds its updated_at second (`responseUpdated:123:2026-11-25T14:00:00Z`), so
+ * two changes of one response within one second share a key.
+ */
+export function idempotencyKey(event: EventName, record: IDataObject): string {
+	const key = `${event}:${String(record.id)}`;
+	if (event !== 'responseUpdated') return key;
+	const second = wootricSeconds(record.updated_at) ?? wootricSeconds(record.created_at);
+	return second === undefined
+		? key
+		: `${key}:${new Date(second * 1000).toISOString().replace('.000Z', 'Z')}`;
+}
+
+/**
  * Whether a new response is complete: marked completed, given a comment, or older than the wait.
  */
 export function isComplete(
