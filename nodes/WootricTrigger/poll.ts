@@ -28,6 +28,7 @@ import {
 	changedSinceCreated,
 	EVENTS,
 	eventQuery,
+	idempotencyKey,
 	isComplete,
 	matchesFilter,
 	STREAMS,
@@ -334,7 +335,11 @@ async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Fo
 
 function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
 	return found.map(({ event, record }) => ({
-		json: { event, ...(settings.simplify ? simplifyRecord(record) : record) },
+		json: {
+			event,
+			idempotency_key: idempotencyKey(event, record),
+			...(settings.simplify ? simplifyRecord(record) : record),
+		},
 	}));
 }
 

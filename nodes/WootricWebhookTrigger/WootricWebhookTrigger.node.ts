@@ -8,7 +8,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from '../WootricTrigger/responseFilter';
-import { forgetTestDeliveries, receiveWebhook, startReceiving } from './receive';
+import {
+	DEFAULT_COMPLETE_AFTER_MINUTES,
+	DEFAULT_MAX_AGE_MINUTES,
+	forgetTestDeliveries,
+	receiveWebhook,
+	startReceiving,
+} from './receive';
 
 const SETUP_STEPS =
 	'To connect Wootric: 1) copy the Production URL above (n8n must be reachable from the internet: a public URL or a tunnel); 2) in Wootric, open Settings → Outgoing Webhooks, paste it and choose the events; 3) copy the secret token shown there into the Webhook Secret Token field of the "Wootric API" credential, then publish this workflow.';
@@ -78,7 +84,27 @@ export class WootricWebhookTrigger implements INodeType {
 				type: 'collection',
 				placeholder: 'Add Option',
 				default: {},
-				options: [SIMPLIFY_OPTION],
+				options: [
+					{
+						displayName: 'Max Age (Minutes)',
+						name: 'maxAgeMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 7 * 24 * 60 },
+						default: DEFAULT_MAX_AGE_MINUTES,
+						description:
+							'A webhook Wootric sent longer ago than this (its signed timestamp) starts nothing: a replay of a captured one, or a retry after n8n was down that long (the polling Wootric Trigger catches those). Repeats within this time start the workflow once per n8n process.',
+					},
+					SIMPLIFY_OPTION,
+					{
+						displayName: 'Treat as Complete After (Minutes)',
+						name: 'completeAfterMinutes',
+						type: 'number',
+						typeOptions: { minValue: 1, maxValue: 24 * 60 },
+						default: DEFAULT_COMPLETE_AFTER_MINUTES,
+						description:
+							'With Only With a Comment and Response Created: a comment given within this time after the score makes the response a Response Created; a later one is a Response Updated',
+					},
+				],
 			},
 		],
 	};

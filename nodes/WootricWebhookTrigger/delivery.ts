@@ -12,8 +12,12 @@ export interface Delivery {
 	event: EventName;
 	record: IDataObject;
 	id: number;
+	/** UNIX seconds of the record's created_at. */
+	createdSecond: number;
 	/** UNIX seconds of the record's updated_at (its created_at when it has none). */
 	updatedSecond: number;
+	/** When the service sent it (ms), from the signed `timestamp`; undefined when the body has none. */
+	sentAt?: number;
 }
 
 /** A body the trigger cannot read; answered 400 with this message, nothing emitted. */
@@ -61,8 +65,31 @@ export function readDelivery(body: Buffer, contentType: string | undefined): Del
 		);
 	const record =
 		kind === 'response' ? responseRecord(fieldsOfRecord) : declineRecord(fieldsOfRecord);
-	const updated = Date.parse(String(record.updated_at ?? record.created_at));
-	return { event, record, id: record.id as number, updatedSecond: Math.floor(updated / 1000) };
+	const second = (iso: unknown) => Math.floor(Date.parse(String(iso)) / 1000);
+	return {
+		event,
+		record,
+		id: record.id as number,
+		createdSecond: second(record.created_at),
+		updatedSecond: second(record.updated_at ?? record.created_at),
+		sentAt: sendingTime(fields.timestamp),
+	};
+}
+
+/**
+ * The top-level `timestamp`: a date string in the service's forms (as its records' times), or, as
+ * a client may send it in JSON, UNIX seconds.
+ */
+function sendingTime(value: unknown): number | undefined {
+	if (blank(value)) return undefined;
+	const milliseconds =
+		typeof value === 'number' && Number.isFinite(value)
+			? value * 1000
+			: typeof value === 'string'
+				? parseWootricDatetime(value)
+				: undefined;
+	if (milliseconds === undefined) throw new UnreadableDelivery('timestamp is not a datetime');
+	return milliseconds;
 }
 
 function isObject(value: unknown): value is IDataObject {

@@ -1,70 +1,65 @@
 /**
- * What a webhook trigger node remembers of recent deliveries, so that the service's at-least-once
- * delivery emits each event once.
+ * What the webhook triggers of one n8n process remember of the items they emitted, so that the
+ * service's repeated delivery of an event does not start the workflow twice in that process.
  *
- * Invariant: within the bound below, an event (its kind, record id and updated_at second) is handed
- * to the workflow at most once, and a response at most once as Response Created, whatever the order
- * its deliveries arrive in. Checking and noting a delivery is one synchronous step, so deliveries
- * arriving at the same time cannot both pass. A delivery whose execution n8n answered it could not
- * start is taken back out (receive.ts), so that the service's retry starts it.
+ * Invariant: while its entry lasts, an idempotency key (events.ts) starts a node's workflow at most
+ * once. Checking and noting a key is one synchronous step, so deliveries arriving together cannot
+ * both pass. An entry lasts the node's Max Age after the later of its delivery's sending and its
+ * arrival: a repeat older than that is refused by its age (receive.ts). A key whose execution n8n
+ * answered it could not start is taken back out, so that the service's retry starts it.
  *
- * Where: the n8n process's memory, not the workflow's static data. n8n reads a webhook's static data
- * from the database when a request arrives and writes it back when the request is done, without a
- * lock, so concurrent deliveries would each start from the same memory and the last write would
- * erase the others. The cost: a restart forgets, so a repeat delivered across a restart is emitted
- * again; with several webhook processes (queue mode), each process remembers what it received.
+ * What it does not decide: whether an event is new, which follows from the delivery alone
+ * (receive.ts). It only folds repeats within one process; across a restart, or at a second webhook
+ * process, a repeat starts the workflow again with the same key, for the system downstream to fold.
+ * Not static data: n8n reads a webhook's static data from the database when a request arrives and
+ * writes it back when the request is done, without a lock, so concurrent deliveries would each
+ * start from the same memory and the last write would erase the others.
  *
- * Bound: per node, the last REMEMBERED events and REMEMBERED responses emitted as created; at most
- * NODES memories (the least recently used is forgotten). Each "Listen for test event" starts its
- * test memory afresh, and that memory goes when the listen ends; production's stays while the
- * process runs.
+ * Bound: MAX_ENTRIES keys in the process, over every node (the oldest noted forgotten first), each
+ * kept no longer than its expiry, or until an older entry with a later expiry (a node with a longer
+ * Max Age) goes. About 200 bytes a key.
  */
-const REMEMBERED = 10_000;
-const NODES = 200;
+const MAX_ENTRIES = 100_000;
 
-/** A set that forgets its oldest entries past a size. */
-class RecentSet<T> {
-	private readonly entries = new Set<T>();
+/** `<node>|<idempotency key>` → when the entry expires (ms). Map order is the order noted. */
+const entries = new Map<string, number>();
 
-	constructor(private readonly size: number) {}
+const entryKey = (node: string, key: string) => `${node}|${key}`;
 
-	/** Whether the value was new: notes it, forgetting the oldest beyond the size. */
-	add(value: T): boolean {
-		if (this.entries.has(value)) return false;
-		this.entries.add(value);
-		if (this.entries.size > this.size) this.entries.delete(this.entries.values().next().value as T);
-		return true;
-	}
-
-	has(value: T): boolean {
-		return this.entries.has(value);
-	}
-
-	delete(value: T): void {
-		this.entries.delete(value);
+/** Drops the expired entries at the front (the oldest noted), and any beyond the bound. */
+function prune(now: number): void {
+	for (const [key, expires] of entries) {
+		if (expires > now && entries.size <= MAX_ENTRIES) break;
+		entries.delete(key);
 	}
 }
 
-export interface DeliveryMemory {
-	/** `<event>:<id>:<updated second>` of every delivery received. */
-	events: RecentSet<string>;
-	/** Ids of responses already emitted as Response Created. */
-	announced: RecentSet<number>;
+/**
+ * Whether the key is new to the node: notes it until `expires` (ms) if it is. A key noted before
+ * and expired since is new again.
+ */
+export function noteKey(node: string, key: string, expires: number, now: number): boolean {
+	prune(now);
+	const entry = entryKey(node, key);
+	const noted = entries.get(entry);
+	if (noted !== undefined && noted > now) return false;
+	// Re-inserted at the end: the order is the order noted.
+	entries.delete(entry);
+	entries.set(entry, expires);
+	prune(now);
+	return true;
 }
 
-const memories = new Map<string, DeliveryMemory>();
-
-/** The memory of one node in one mode (listening for a test event does not touch production's). */
-export function deliveryMemory(key: string): DeliveryMemory {
-	let memory = memories.get(key);
-	if (memory) memories.delete(key);
-	else memory = { events: new RecentSet(REMEMBERED), announced: new RecentSet(REMEMBERED) };
-	// Re-inserted: Map order is recency, the first key the least recently used.
-	memories.set(key, memory);
-	if (memories.size > NODES) memories.delete(memories.keys().next().value as string);
-	return memory;
+/** Takes a key back out, so that the next delivery of its event starts the workflow. */
+export function forgetKey(node: string, key: string): void {
+	entries.delete(entryKey(node, key));
 }
 
-export function forgetDeliveries(key: string): void {
-	memories.delete(key);
+/** Forgets every key of a node (a test listen starting afresh or ending). */
+export function forgetNode(node: string): void {
+	const prefix = `${node}|`;
+	for (const key of entries.keys()) if (key.startsWith(prefix)) entries.delete(key);
 }
+
+/** How many keys the process holds (the bench and the tests of the bound read it). */
+export const rememberedKeys = () => entries.size;

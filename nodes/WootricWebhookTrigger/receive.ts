@@ -1,29 +1,37 @@
 import type {
 	IDataObject,
 	IHookFunctions,
-	INodeExecutionData,
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { simplifyRecord } from '../Wootric/helpers/records';
-import { invalid } from '../Wootric/helpers/validation';
+import { integerValue, invalid } from '../Wootric/helpers/validation';
 import {
 	hasComment,
+	idempotencyKey,
 	matchesFilter,
 	type EventName,
 	type ResponseFilter,
 } from '../WootricTrigger/events';
 import { readResponseFilter } from '../WootricTrigger/responseFilter';
 import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
-import { deliveryMemory, forgetDeliveries, type DeliveryMemory } from './deliveryMemory';
+import { forgetKey, forgetNode, noteKey } from './deliveryMemory';
 import { checkSignature } from './signature';
+
+/** The Options' defaults, as the node's description shows them. */
+export const DEFAULT_COMPLETE_AFTER_MINUTES = 5;
+export const DEFAULT_MAX_AGE_MINUTES = 60;
 
 interface WebhookSettings {
 	events: EventName[];
 	filter: ResponseFilter;
 	simplify: boolean;
+	/** With Only With a Comment: how long after its score a comment still makes a response new. */
+	completeAfterSeconds: number;
+	/** A delivery sent longer ago starts nothing; the memory keeps a key this long. */
+	maxAgeMs: number;
 }
 
 export const SECRET_HELP =
@@ -35,10 +43,21 @@ function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSetti
 		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
 	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const minutes = (name: string, value: unknown, max: number) =>
+		integerValue(context, undefined, name, value, { min: 1, max });
 	return {
 		events,
 		filter: readResponseFilter(context, filters),
 		simplify: options.simplify === true,
+		completeAfterSeconds:
+			minutes(
+				'Treat as Complete After (Minutes)',
+				options.completeAfterMinutes ?? DEFAULT_COMPLETE_AFTER_MINUTES,
+				24 * 60,
+			) * 60,
+		maxAgeMs:
+			minutes('Max Age (Minutes)', options.maxAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES, 7 * 24 * 60) *
+			60_000,
 	};
 }
 
@@ -57,6 +76,7 @@ type WebhookKind = 'production' | 'test';
 const kindOf = (context: IHookFunctions | IWebhookFunctions): WebhookKind =>
 	context.getMode() === 'manual' ? 'test' : 'production';
 
+/** Whose keys the memory holds: one node of one workflow, production's apart from its tests'. */
 function memoryKey(context: IHookFunctions | IWebhookFunctions, kind: WebhookKind): string {
 	return `${context.getWorkflow().id}:${context.getNode().id}:${kind}`;
 }
@@ -78,7 +98,7 @@ export async function startReceiving(context: IHookFunctions): Promise<boolean> 
 				description: `${SECRET_HELP}. Without it every webhook would be refused.`,
 			},
 		);
-	if (kindOf(context) === 'test') forgetDeliveries(memoryKey(context, 'test'));
+	if (kindOf(context) === 'test') forgetNode(memoryKey(context, 'test'));
 	return true;
 }
 
@@ -87,7 +107,7 @@ export async function startReceiving(context: IHookFunctions): Promise<boolean> 
  * stays, so that neither makes production emit a repeat.
  */
 export function forgetTestDeliveries(context: IHookFunctions): boolean {
-	forgetDeliveries(memoryKey(context, 'test'));
+	forgetNode(memoryKey(context, 'test'));
 	return true;
 }
 
@@ -99,68 +119,53 @@ function answer(context: IWebhookFunctions, status: number, message: string): IW
 	return { noWebhookResponse: true };
 }
 
-/** What one delivery noted in the memory: taken back if n8n could not start its execution. */
-interface Noted {
-	event: string;
-	/** Set when this delivery announced the response as Response Created. */
-	announced?: number;
-}
-
 /**
- * The items one delivery starts the workflow with (none for a repeat or a filtered event), and what
- * it noted. A response created without a comment and given one later reaches a workflow that
- * watches Response Created with Only With a Comment once, at that update, as Response Created.
+ * The events a delivery stands for, decided from the delivery alone, before repeats are folded.
+ * Response Created and Decline Created stand for themselves. An `updated` delivery is a Response
+ * Updated, and, with Only With a Comment, it may also complete a new response: it stands for
+ * Response Created when it has a comment and was changed within Treat as Complete After of its
+ * creation (by the service's times in it). A later change is never a new response, whatever this
+ * process remembers, so a tag or a new score on an old response opens nothing after a restart.
+ * The first of the candidates not emitted before is emitted.
  */
-function itemsFor(
-	delivery: Delivery,
-	settings: WebhookSettings,
-	memory: DeliveryMemory,
-): { items: INodeExecutionData[]; noted: Noted } {
-	const { event, record, id, updatedSecond } = delivery;
-	const noted: Noted = { event: `${event}:${id}:${updatedSecond}` };
-	const none = { items: [], noted };
-	if (!memory.events.add(noted.event)) return none;
+function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] {
+	const { event, record, createdSecond, updatedSecond } = delivery;
 	const watching = (name: EventName) => settings.events.includes(name);
-	const emit = (name: EventName) => ({
-		items: [{ json: { event: name, ...(settings.simplify ? simplifyRecord(record) : record) } }],
-		noted,
-	});
-	if (event === 'decline') return watching('decline') ? emit('decline') : none;
-
+	if (event === 'decline') return watching('decline') ? ['decline'] : [];
 	const { filter } = settings;
 	// The API's lists leave invalidated responses out unless asked for them; so does this.
-	if (record.excluded_from_calculations === true && !filter.includeExcluded) return none;
-	if (!matchesFilter(event, record, filter)) return none;
-	const completesNew = event === 'response' || (filter.onlyWithComment && hasComment(record));
-	if (watching('response') && completesNew && !memory.announced.has(id)) {
-		memory.announced.add(id);
-		noted.announced = id;
-		return emit('response');
-	}
-	return event === 'responseUpdated' && watching('responseUpdated')
-		? emit('responseUpdated')
-		: none;
+	if (record.excluded_from_calculations === true && !filter.includeExcluded) return [];
+	if (!matchesFilter(event, record, filter)) return [];
+	if (event === 'response') return watching('response') ? ['response'] : [];
+	const completesNew =
+		watching('response') &&
+		filter.onlyWithComment &&
+		hasComment(record) &&
+		updatedSecond - createdSecond <= settings.completeAfterSeconds;
+	return [
+		...(completesNew ? ['response' as const] : []),
+		...(watching('responseUpdated') ? ['responseUpdated' as const] : []),
+	];
 }
 
 /**
  * n8n 2.x answers a webhook of responseMode onReceived once its execution is stored and queued, and
- * answers an error (500) when that fails; the service then delivers it again. Such a delivery is
- * taken back out of the memory when the answer goes, so that the retry starts the workflow. (n8n 1.x
- * answers before it stores the execution, so there a failure to store it loses the event whatever
- * the node does.)
+ * answers an error (500) when that fails; the service then delivers it again. The keys the delivery
+ * noted are taken back out of the memory when the answer goes, so that the retry starts the workflow. (n8n 1.x answers
+ * before it stores the execution, so there a failure to store it loses the event whatever the node
+ * does.)
  */
-function forgetIfNotStarted(context: IWebhookFunctions, memory: DeliveryMemory, noted: Noted) {
+function forgetIfNotStarted(context: IWebhookFunctions, node: string, keys: string[]) {
 	const response = context.getResponseObject();
 	response.once('finish', () => {
-		if (response.statusCode < 300) return;
-		memory.events.delete(noted.event);
-		if (noted.announced !== undefined) memory.announced.delete(noted.announced);
+		if (response.statusCode >= 300) for (const key of keys) forgetKey(node, key);
 	});
 }
 
 /**
  * One webhook: its signature checked against the credential's secret before anything else (401,
- * nothing read from the body), then its body (400 when unreadable), then repeats and filters.
+ * nothing read from the body), then its body (400 when unreadable), its age (a replay older than
+ * Max Age is answered 200 so that nothing sends it again), then filters and repeats.
  */
 export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = context.getRequestObject();
@@ -178,9 +183,45 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-	const memory = deliveryMemory(memoryKey(context, kindOf(context)));
-	const { items, noted } = itemsFor(delivery, readSettings(context), memory);
-	if (items.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
-	forgetIfNotStarted(context, memory, noted);
-	return { workflowData: [items] };
+	const settings = readSettings(context);
+	const now = Date.now();
+	// Without a timestamp, the record's last change, also signed and never after the sending.
+	const sentAt = delivery.sentAt ?? delivery.updatedSecond * 1000;
+	if (now - sentAt > settings.maxAgeMs) {
+		const minutes = settings.maxAgeMs / 60_000;
+		return {
+			webhookResponse: {
+				message: `Ignored: sent at ${new Date(sentAt).toISOString()}, older than Max Age (${minutes} minutes)`,
+			},
+		};
+	}
+	const node = memoryKey(context, kindOf(context));
+	const expires = Math.max(now, sentAt) + settings.maxAgeMs;
+	// Every candidate is noted: a repeat of this delivery starts nothing, and one that completed a
+	// new response is not a Response Updated too.
+	const fresh = candidates(delivery, settings).filter((name) =>
+		noteKey(node, idempotencyKey(name, delivery.record), expires, now),
+	);
+	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
+	const [event] = fresh;
+	forgetIfNotStarted(
+		context,
+		node,
+		fresh.map((name) => idempotencyKey(name, delivery.record)),
+	);
+	const key = idempotencyKey(event, delivery.record);
+	const { record } = delivery;
+	return {
+		workflowData: [
+			[
+				{
+					json: {
+						event,
+						idempotency_key: key,
+						...(settings.simplify ? simplifyRecord(record) : record),
+					},
+				},
+			],
+		],
+	};
 }

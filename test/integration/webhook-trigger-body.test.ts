@@ -90,6 +90,7 @@ describe('Wootric Webhook Trigger: body', () => {
 
 	const responseItem = () => ({
 		event: 'response',
+		idempotency_key: `response:${response.id}`,
 		id: response.id,
 		end_user_id: user.id,
 		survey_id: response.surveyId,
@@ -130,6 +131,7 @@ describe('Wootric Webhook Trigger: body', () => {
 				expect(session.emitted).toEqual([
 					{
 						event: 'decline',
+						idempotency_key: `decline:${decline.id}`,
 						id: decline.id,
 						end_user_id: user.id,
 						survey_id: decline.surveyId,

@@ -1,54 +1,75 @@
-import { deliveryMemory, forgetDeliveries } from '../../nodes/WootricWebhookTrigger/deliveryMemory';
+import {
+	forgetKey,
+	forgetNode,
+	noteKey,
+	rememberedKeys,
+} from '../../nodes/WootricWebhookTrigger/deliveryMemory';
 
-/** The bound deliveryMemory.ts documents: events (and announced responses) per node, and nodes. */
-const REMEMBERED = 10_000;
-const NODES = 200;
+/** The bound deliveryMemory.ts documents: keys in the process, over every node. */
+const MAX_ENTRIES = 100_000;
+const MINUTE = 60_000;
 
-/** What a webhook trigger node remembers of recent deliveries, and how much. */
+/** What the webhook triggers of a process remember of the keys they emitted, and for how long. */
 describe('deliveryMemory', () => {
 	let test = 0;
-	/** A node key of its own for each test: the memories live in the module. */
+	/** A node of its own for each test: the memory lives in the module. */
 	const nodeKey = (name: string) => `test-${++test}:${name}`;
+	const now = Date.UTC(2026, 10, 25, 12, 0, 0);
 
-	it('notes an event once: the first add is new, a repeat is not', () => {
-		const { events, announced } = deliveryMemory(nodeKey('node'));
+	it('notes a key once: the first is new, a repeat before it expires is not, and other nodes are apart', () => {
+		const [node, other] = [nodeKey('node'), nodeKey('other')];
 
-		expect([events.add('response:1:100'), events.add('response:1:100')]).toEqual([true, false]);
-		expect([announced.add(1), announced.has(1), announced.has(2)]).toEqual([true, true, false]);
+		expect([
+			noteKey(node, 'response:1', now + MINUTE, now),
+			noteKey(node, 'response:1', now + MINUTE, now + MINUTE - 1),
+			noteKey(other, 'response:1', now + MINUTE, now),
+			noteKey(node, 'response:2', now + MINUTE, now),
+		]).toEqual([true, false, true, true]);
 	});
 
-	it(`keeps the last ${REMEMBERED} events of a node, forgetting the oldest`, () => {
-		const { events } = deliveryMemory(nodeKey('node'));
-		for (let id = 0; id <= REMEMBERED; id++) events.add(`response:${id}:0`);
+	it('a key is new again once it expired', () => {
+		const node = nodeKey('node');
+		noteKey(node, 'decline:7', now + MINUTE, now);
 
-		expect(events.has('response:0:0')).toBe(false);
-		expect(events.has('response:1:0')).toBe(true);
-		expect(events.has(`response:${REMEMBERED}:0`)).toBe(true);
+		expect(noteKey(node, 'decline:7', now + 2 * MINUTE, now + MINUTE)).toBe(true);
+		expect(noteKey(node, 'decline:7', now + 2 * MINUTE, now + MINUTE + 1)).toBe(false);
 	});
 
-	it(`keeps the memories of the ${NODES} nodes used last, forgetting the least recently used`, () => {
-		const [oldest, touched, ...others] = Array.from({ length: NODES + 1 }, (_, index) =>
-			nodeKey(`node-${index}`),
-		);
-		deliveryMemory(oldest).events.add('decline:1:0');
-		deliveryMemory(touched).events.add('decline:1:0');
-		for (const key of others.slice(0, -1)) deliveryMemory(key);
-		// Used again: now the most recent, so the next new node forgets the oldest instead.
-		deliveryMemory(touched);
-		deliveryMemory(others[others.length - 1]);
-
-		expect(deliveryMemory(touched).events.has('decline:1:0')).toBe(true);
-		expect(deliveryMemory(oldest).events.has('decline:1:0')).toBe(false);
-	});
-
-	it('forgetDeliveries starts a node afresh, and no other', () => {
+	it('forgetKey takes one key back out; forgetNode forgets a node and no other', () => {
 		const [forgotten, kept] = [nodeKey('forgotten'), nodeKey('kept')];
-		deliveryMemory(forgotten).events.add('response:1:0');
-		deliveryMemory(kept).events.add('response:1:0');
+		for (const node of [forgotten, kept]) {
+			noteKey(node, 'response:1', now + MINUTE, now);
+			noteKey(node, 'response:2', now + MINUTE, now);
+		}
 
-		forgetDeliveries(forgotten);
+		forgetKey(kept, 'response:2');
+		forgetNode(forgotten);
 
-		expect(deliveryMemory(forgotten).events.has('response:1:0')).toBe(false);
-		expect(deliveryMemory(kept).events.has('response:1:0')).toBe(true);
+		expect([
+			noteKey(forgotten, 'response:1', now + MINUTE, now),
+			noteKey(kept, 'response:1', now + MINUTE, now),
+			noteKey(kept, 'response:2', now + MINUTE, now),
+		]).toEqual([true, false, true]);
+	});
+
+	it('expired keys go as new ones are noted: the memory holds what the last Max Age brought', () => {
+		const node = nodeKey('node');
+		for (let id = 0; id < 1_000; id++) noteKey(node, `response:${id}`, now + MINUTE, now);
+		const before = rememberedKeys();
+
+		noteKey(node, 'response:late', now + 3 * MINUTE, now + 2 * MINUTE);
+
+		expect(rememberedKeys()).toBeLessThanOrEqual(before - 1_000 + 1);
+	});
+
+	it(`holds at most ${MAX_ENTRIES} keys over every node, forgetting the oldest noted`, () => {
+		const nodes = [nodeKey('a'), nodeKey('b')];
+		const far = now + 7 * 24 * 60 * MINUTE;
+		for (let id = 0; id <= MAX_ENTRIES; id++) noteKey(nodes[id % 2], `response:${id}`, far, now);
+
+		expect(rememberedKeys()).toBe(MAX_ENTRIES);
+		// The first noted went; the last stays.
+		expect(noteKey(nodes[0], 'response:0', far, now)).toBe(true);
+		expect(noteKey(nodes[1], `response:${MAX_ENTRIES - 1}`, far, now)).toBe(false);
 	});
 });
