@@ -296,6 +296,60 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			]);
 		});
 
+		/** The response given a comment `seconds` after its score, and that update's webhook. */
+		const commentAfter = (id: number, seconds: number) => {
+			const { createdAt } = fake.account.responses.get(id) as SurveyResponse;
+			const changed = changeResponse(
+				fake.account,
+				fake.store,
+				id,
+				{ text: 'Later thoughts' },
+				createdAt + seconds,
+			);
+			return responsePayload(fake.account, changed, 'updated', fake.clock.now());
+		};
+
+		it.each<[string, string[], INodeParameters, number]>([
+			['300 s after the score (the default 5 minutes)', ['response'], {}, 300],
+			['301 s after the score (the default 5 minutes)', ['responseUpdated'], {}, 301],
+			[
+				'30 minutes after (Treat as Complete After 30)',
+				['response'],
+				{ completeAfterMinutes: 30 },
+				1800,
+			],
+			[
+				'31 minutes after (Treat as Complete After 30)',
+				['responseUpdated'],
+				{ completeAfterMinutes: 30 },
+				1860,
+			],
+		])('a comment given %s is %j', async (_, expected, options, seconds) => {
+			const session = await start({
+				events: ['response', 'responseUpdated'],
+				filters: { onlyWithComment: true },
+				options,
+			});
+			const response = respond({ text: null });
+
+			await deliverAll(session, [response.created, commentAfter(response.id, seconds)]);
+
+			expect(session.emitted.map(({ event }) => event)).toEqual(expected);
+		});
+
+		it('decided by the delivery, not by what a process remembers: a node that never saw a response (a restart, a second webhook process) opens nothing for an old one that changes', async () => {
+			const old = respond({ text: 'Said this long ago' });
+			// Its comment edited an hour after the score.
+			const edited = commentAfter(old.id, 3600);
+			const recent = respond({ text: null });
+			const commented = commentAfter(recent.id, 60);
+			const restarted = await start({ events: ['response'], filters: { onlyWithComment: true } });
+
+			await deliverAll(restarted, [edited, commented]);
+
+			expect(emitted(restarted)).toEqual([`response:${recent.id}`]);
+		});
+
 		it('a response that never gets a comment never reaches the workflow', async () => {
 			const session = await start({ events: ['response'], filters: { onlyWithComment: true } });
 			const response = respond({ text: null });
