@@ -1,3 +1,13 @@
+/**
+ * One webhook from the service, from its signature to the items it starts the workflow with.
+ *
+ * Invariant: what a delivery stands for follows from the delivery alone (its event, its record's
+ * comment and times, its signed timestamp) and the node's settings, never from what this process
+ * remembers. An `updated` delivery stands for Response Created only when, with Only With a Comment,
+ * its comment came within Treat as Complete After of the score; a delivery sent longer than Max Age
+ * ago stands for nothing. The process's memory (deliveryMemory.ts) only folds repeats of what it
+ * emitted; every item carries the event's idempotency key, for what the memory cannot fold.
+ */
 import type {
 	IDataObject,
 	IHookFunctions,
