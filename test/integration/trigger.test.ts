@@ -1,6 +1,7 @@
 import {
 	addDecline,
 	addResponse,
+	changeResponse,
 	createEndUser,
 	startFakeWootric,
 	type FakeWootric,
@@ -317,6 +318,55 @@ describe('Wootric Trigger', () => {
 		expect(poll.items[0]).toMatchObject({
 			nps_category: 'detractor',
 			created_at: expect.stringMatching(/Z$/),
+		});
+	});
+
+	it('puts the idempotency key of its event right after `event` on every item: the same key for the same event in a restarted session and in another one started from Start From, simplified or not, with the end user or not', async () => {
+		const events = ['response', 'responseUpdated', 'decline'];
+		const first = new TriggerSession(fake, { events });
+		await first.poll();
+		const { from } = cursorOf(first, 'responses');
+		// The same trigger after an n8n restart, and another activated with Start From.
+		const restarted = new TriggerSession(fake, { events }, first.staticData);
+		const other = new TriggerSession(fake, {
+			events,
+			options: {
+				startFrom: new Date(from * 1000).toISOString(),
+				simplify: true,
+				includeEndUser: true,
+			},
+		});
+		await other.poll();
+		const sessions = [first, restarted, other];
+		const response = addResponse(fake.account, fake.store, {
+			endUserId: user.id,
+			score: 4,
+			createdAt: from + 1,
+		});
+		const decline = addDecline(fake.account, fake.store, {
+			endUserId: user.id,
+			createdAt: from + 2,
+		});
+		letTimePass(from + 2, 30);
+		for (const session of sessions) await session.poll();
+		const changedAt = fake.clock.now();
+		changeResponse(fake.account, fake.store, response.id, { tags: ['billing'] }, changedAt);
+		letTimePass(changedAt, 30);
+		for (const session of sessions) await session.poll();
+
+		const expected = [
+			`response:${response.id}`,
+			`decline:${decline.id}`,
+			`responseUpdated:${response.id}:${new Date(changedAt * 1000).toISOString().replace('.000Z', 'Z')}`,
+		];
+		for (const session of sessions) {
+			expect(session.emitted.map((item) => item.idempotency_key)).toEqual(expected);
+			for (const item of session.emitted)
+				expect(Object.keys(item).slice(0, 2)).toEqual(['event', 'idempotency_key']);
+		}
+		expect(other.emitted[0]).toMatchObject({
+			nps_category: 'detractor',
+			end_user: { id: user.id },
 		});
 	});
 
