@@ -14,7 +14,9 @@
  * So a record is new exactly when it is not in `recent` and either was created after `complete` or
  * has an id above `storedThrough` (Wootric numbers records in the order it stores them; only a
  * record stored late with an older created_at, which Lookback emits, needs that). A record read
- * again that is neither is a change.
+ * for the first time is one event: new when it is new and within reach (`from`, Lookback), else a
+ * change if its updated_at is not its created_at. A record in `recent` in another state is a
+ * change, whatever its seconds.
  *
  * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer
  * (plus the second a poll stopped in); `waiting` the new responses without a comment of the last
@@ -72,6 +74,8 @@ export function startCursor(from: number): StreamCursor {
 export interface Sighting {
 	/** Read before in this state (nothing to do). */
 	known: boolean;
+	/** Read before in another state: a change, whatever its seconds. */
+	changed: boolean;
 	/** Stored since the cursor's last complete read. */
 	isNew: boolean;
 }
@@ -86,6 +90,7 @@ export function sightingsOf(
 		const known = before !== undefined && before[1] === second && before[2] === version;
 		return {
 			known,
+			changed: before !== undefined && !known,
 			isNew: before === undefined && (createdSecond > cursor.complete || id > cursor.storedThrough),
 		};
 	};

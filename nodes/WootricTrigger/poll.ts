@@ -144,6 +144,7 @@ async function readStream(
 		if (matchesFilter(newEvent, record, settings.filter))
 			found.push({ event: newEvent, second: created, record });
 	};
+	const watchingChanges = newEvent === 'response' && watching('responseUpdated');
 
 	let second = cursor.complete;
 	let stoppedEarly = false;
@@ -159,26 +160,28 @@ async function readStream(
 			const created = wootricSeconds(record.created_at) ?? second;
 			const entry: ReadRecord = [id, second, versionOf(record)];
 			read.push(entry);
-			const { known, isNew } = sighting(entry, created);
+			const { known, changed, isNew } = sighting(entry, created);
 			if (known) continue;
+			// One event a sighting: a New Response carries what changed before it was first read.
 			if (isNew && created >= emitFrom && watching(newEvent)) {
 				if (completes(record, created)) emitNew(record, created);
 				else waiting.set(id, created);
-			} else if (waiting.has(id) && completes(record, created)) {
-				waiting.delete(id);
-				emitNew(record, created);
+				continue;
 			}
-			// A record stored late with an older created_at, within reach of New, arrived: it did not
-			// change.
-			const arrivedLate = isNew && created >= emitFrom && created <= cursor.complete;
+			// Not announced yet: its changes reach the workflow with its New Response.
+			if (waiting.has(id)) {
+				if (completes(record, created)) {
+					waiting.delete(id);
+					emitNew(record, created);
+				}
+				continue;
+			}
 			if (
-				watching('responseUpdated') &&
-				!arrivedLate &&
-				changedSinceCreated(record) &&
+				watchingChanges &&
+				(changed || changedSinceCreated(record)) &&
 				matchesFilter('responseUpdated', record, settings.filter)
-			) {
+			)
 				found.push({ event: 'responseUpdated', second, record });
-			}
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
 		// there.

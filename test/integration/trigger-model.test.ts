@@ -77,10 +77,14 @@ interface Tracked {
 	/** The versions it had, each with the service's time it became readable. */
 	versions: Array<{
 		stamp: number;
+		/** updated_at differs from created_at. */
 		changed: boolean;
 		text: boolean;
 		excluded: boolean;
+		/** The polls that had succeeded when it was made. */
 		pollsBefore: number;
+		/** Made while a poll paged, to a record on a page that poll had read. */
+		whileRead: boolean;
 	}>;
 }
 
@@ -210,6 +214,7 @@ class World {
 					text: text !== null,
 					excluded,
 					pollsBefore: this.polls.length,
+					whileRead: false,
 				},
 			],
 		});
@@ -268,7 +273,7 @@ class World {
 		);
 	}
 
-	changeSomeResponse(responses = this.changeable()): void {
+	changeSomeResponse(responses = this.changeable(), whileRead = false): void {
 		if (responses.length === 0) return;
 		const record = this.random.pick(responses);
 		const stored = this.fake.account.responses.get(record.id)!;
@@ -292,6 +297,7 @@ class World {
 			text: changed.text !== null,
 			excluded: changed.excludedFromCalculations,
 			pollsBefore: this.polls.length,
+			whileRead,
 		});
 	}
 
@@ -346,7 +352,10 @@ class World {
 				.filter((response) => response.updatedAt >= from)
 				.sort((a, b) => a.updatedAt - b.updatedAt || a.id - b.id);
 			const readAlready = new Set(inOrder.slice(0, (page - 1) * 50).map((response) => response.id));
-			this.changeSomeResponse(this.changeable().filter((record) => readAlready.has(record.id)));
+			this.changeSomeResponse(
+				this.changeable().filter((record) => readAlready.has(record.id)),
+				true,
+			);
 		});
 	}
 
@@ -461,15 +470,30 @@ function judge(world: World, from: number): string[] {
 		const versions = updates.map((entry) => versionKey(entry.item));
 		if (new Set(versions).size !== versions.length)
 			failures.push(`${key} emitted a change twice: ${versions.join(' | ')}`);
-		// A late import in reach of New Response, older than the window it arrived in, arrived: it did
-		// not change.
+		const newStates = new Set(asNew.map((entry) => versionKey(entry.item)));
+		if (versions.some((version) => newStates.has(version)))
+			failures.push(`${key} emitted as new and as a change in one state`);
+		// A late import in reach of a watched New Response, older than the window it arrived in,
+		// arrived: it did not change.
 		const arrived =
+			watched &&
 			record.late &&
 			inReach &&
 			record.completeBefore !== undefined &&
 			record.created <= record.completeBefore;
+		// Made after a poll had read the record (one succeeded since it was stored): a change, whatever
+		// its second.
+		const afterARead = (version: Tracked['versions'][number]) =>
+			version.pollsBefore > record.versions[0].pollsBefore;
+		// In its creation second, a change is known only to a poll that read the record before; one
+		// made while a poll paged was read before if that poll succeeds.
+		const changedInCreationSecond = record.versions
+			.slice(1)
+			.some(
+				(version) => version.stamp === record.created && (afterARead(version) || version.whileRead),
+			);
 		for (const entry of updates) {
-			if (entry.item.updated_at === entry.item.created_at)
+			if (entry.item.updated_at === entry.item.created_at && !changedInCreationSecond)
 				failures.push(`${key} emitted as a change without one`);
 			if (arrived && secondsOf(entry.item.updated_at) === record.versions[0].stamp)
 				failures.push(`${key} emitted its late arrival as a change`);
@@ -481,8 +505,8 @@ function judge(world: World, from: number): string[] {
 		const changedLast =
 			lastChange &&
 			record.versions.length > 1 &&
-			lastChange.changed &&
-			(!record.late || lastChange.pollsBefore > record.versions[0].pollsBefore);
+			(lastChange.changed || afterARead(lastChange)) &&
+			(!record.late || afterARead(lastChange));
 		const listed = stored && (settings.includeExcluded || !stored.excludedFromCalculations);
 		if (
 			stored &&
@@ -493,7 +517,8 @@ function judge(world: World, from: number): string[] {
 			passesFixedFilters(record, settings) &&
 			(!settings.onlyWithComment || stored.text)
 		) {
-			const last = updates.at(-1);
+			// Its last item, new or changed: a change learned with the creation comes with New Response.
+			const last = emissions.at(-1);
 			if (
 				!last ||
 				last.item.text !== stored.text ||

@@ -11,10 +11,11 @@ import type { EndUser, SurveyResponse } from '../fake/store';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
 
 /**
- * What went wrong with the trigger's cursor before its redesign, each as it was reproduced: poll
+ * What went wrong with the trigger's cursor, each as it was reproduced: before its redesign, poll
  * gaps of n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone,
- * Lookback at activation, and a second holding more than a window. The host's clock (Date) is the
- * test's and moves with the service's, as time passes for both.
+ * Lookback at activation, and a second holding more than a window; after it, a change in the
+ * creation second and a record emitted both as new and as changed by one sighting. The host's
+ * clock (Date) is the test's and moves with the service's, as time passes for both.
  */
 describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
@@ -242,4 +243,66 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			});
 		},
 	);
+	it('7. a response read in its creation second and changed within that second is emitted as changed', async () => {
+		const session = new TriggerSession(fake, { events: ['response', 'responseUpdated'] });
+		await session.poll();
+		wait(5);
+		const response = store({ text: null, completed: false });
+		await session.poll();
+		// Same second as the read and as created_at: updated_at = created_at.
+		changeResponse(fake.account, fake.store, response.id, { tags: ['billing'] }, now());
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(session.emitted.map(({ event, id, tags }) => ({ event, id, tags }))).toEqual([
+			{ event: 'response', id: response.id, tags: [] },
+			{ event: 'responseUpdated', id: response.id, tags: ['billing'] },
+		]);
+	});
+
+	it.each([0, 10])(
+		'8. an import stored after activation with an older created_at, Lookback %i minutes: emitted once, as new',
+		async (lookbackMinutes) => {
+			const session = new TriggerSession(fake, {
+				events: ['response', 'responseUpdated'],
+				options: { lookbackMinutes },
+			});
+			await session.poll();
+			wait(30);
+			await session.poll();
+			// Created a few seconds ago (after the cursor's complete second), stored now.
+			const imported = store({ createdAt: now() - 5, updatedAt: now() });
+			wait(60);
+			await session.poll();
+			wait(60);
+			await session.poll();
+
+			expect(session.emitted.map(({ event, id }) => ({ event, id }))).toEqual([
+				{ event: 'response', id: imported.id },
+			]);
+		},
+	);
+
+	it('9. Wait Until Complete: a held response emitted when its comment comes is not also emitted as changed', async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated'],
+			options: { waitUntilComplete: true },
+		});
+		await session.poll();
+		wait(5);
+		const response = store({ text: null, completed: false });
+		wait(30);
+		await session.poll();
+		changeResponse(fake.account, fake.store, response.id, { text: 'Too slow', completed: true });
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(session.emitted.map(({ event, id, text }) => ({ event, id, text }))).toEqual([
+			{ event: 'response', id: response.id, text: 'Too slow' },
+		]);
+	});
 });
