@@ -44,6 +44,8 @@ export interface ApiCall {
 	store: FakeStore;
 	/** How lists order records that share their sort value. */
 	tieOrder: TieOrder;
+	/** Whether response and decline lists take `updated` and sort_key (see FakeWootric). */
+	updatedIndex: boolean;
 }
 
 /** Answers one call: an API call, or (fake-admin.ts) one of the fake's own. */

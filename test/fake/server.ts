@@ -75,6 +75,12 @@ export class FakeWootric {
 	mostAtOnce = 0;
 	/** How lists order records that share their sort value (see TieOrder). */
 	tieOrder: TieOrder = 'reversed';
+	/**
+	 * Whether response and decline lists take the `updated` filter and sort_key, as the spec's newer
+	 * variant of the API does. false: an older variant without that index, which accepts both and
+	 * ignores them (API-FACTS), listing by created_at.
+	 */
+	updatedIndex = true;
 	private handling = 0;
 	readonly account: Account;
 	readonly credentials: FakeCredentials;
@@ -235,6 +241,7 @@ export class FakeWootric {
 			account,
 			store: this.store,
 			tieOrder: this.tieOrder,
+			updatedIndex: this.updatedIndex,
 		});
 	}
 }

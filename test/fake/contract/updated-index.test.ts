@@ -72,6 +72,37 @@ describe('updated[...] and sort_key=updated_at on every list endpoint that takes
 			c,
 		]);
 	});
+
+	describe('in an older variant of the API, without the updated index (updatedIndex off)', () => {
+		beforeEach(() => (fake().updatedIndex = false));
+
+		it.each(endpoints.slice(0, 4))(
+			'%s accepts updated[...] and sort_key and ignores both: created_at order, newest first unless sort_order says, the created filter applied',
+			async (_name, path, kind) => {
+				const [a, b, c] = ids[kind];
+				const list = async (query: string) => {
+					const reply = await api().get(path(), query);
+					expect(reply.status).toBe(200);
+					return idsOf(reply);
+				};
+
+				expect(await list(`updated[gt]=${updated[2]}&sort_key=updated_at`)).toEqual([c, b, a]);
+				expect(await list(`updated[eq]=${updated[0]}&sort_key=updated_at&sort_order=asc`)).toEqual([
+					a,
+					b,
+					c,
+				]);
+				expect(await list(`updated[lt]=${updated[1]}&created[gte]=${created[1]}`)).toEqual([c, b]);
+			},
+		);
+
+		it('/v1/end_users keeps its updated index', async () => {
+			const [a, b, c] = ids.endUsers;
+			const reply = await api().get('/v1/end_users', 'sort_key=updated_at&sort_order=asc');
+
+			expect(idsOf(reply)).toEqual([c, a, b]);
+		});
+	});
 });
 
 describe('a response stored before it is complete', () => {

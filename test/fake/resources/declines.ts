@@ -5,6 +5,7 @@ import { paramsOf } from '../params';
 import type { Account, Decline, FakeStore } from '../store';
 import { endUserById } from './end-users';
 import {
+	CREATED_ONLY_LIST_RULES,
 	fieldsOnCreate,
 	getRecord,
 	newRecordDefaults,
@@ -34,7 +35,7 @@ function listDeclines(call: ApiCall, endUserId?: number) {
 		listPage(
 			call.account.declines,
 			paramsOf(call.request.params),
-			SURVEY_RECORD_LIST_RULES,
+			call.updatedIndex ? SURVEY_RECORD_LIST_RULES : CREATED_ONLY_LIST_RULES,
 			call.tieOrder,
 			listed,
 		).map((decline) => declineView(call.account, decline)),

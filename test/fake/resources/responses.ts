@@ -1,10 +1,11 @@
 import { formatDatetime } from '../datetime';
 import { created, ok, route, type ApiCall, type Route } from '../http';
-import { listPage, type ListRules } from '../listing';
+import { listPage } from '../listing';
 import { paramsOf, type Params } from '../params';
 import type { Account, FakeStore, SurveyEvent, SurveyResponse } from '../store';
 import { endUserById } from './end-users';
 import {
+	CREATED_ONLY_LIST_RULES,
 	fieldsOnCreate,
 	getRecord,
 	newRecordDefaults,
@@ -65,13 +66,6 @@ export function latestResponse(account: Account, endUserId: number): SurveyRespo
 	return latest;
 }
 
-/** The category lists take page, per_page, created and sort_order only. */
-const CATEGORY_LIST_RULES: ListRules<SurveyResponse> = {
-	...SURVEY_RECORD_LIST_RULES,
-	timeFilters: { created: (response) => response.createdAt },
-	sortKeyAccepted: false,
-};
-
 /** Lists leave out responses excluded from calculations unless excluded_from_calculations=true. */
 function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory) {
 	const params = paramsOf(call.request.params);
@@ -82,7 +76,7 @@ function listResponses(call: ApiCall, endUserId?: number, category?: NpsCategory
 		(endUserId === undefined || response.endUserId === endUserId) &&
 		(includeExcluded || !response.excludedFromCalculations) &&
 		(category === undefined || npsCategory(response.score) === category);
-	const rules = category ? CATEGORY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
+	const rules = category || !call.updatedIndex ? CREATED_ONLY_LIST_RULES : SURVEY_RECORD_LIST_RULES;
 	return ok(
 		listPage(call.account.responses, params, rules, call.tieOrder, listed).map((response) =>
 			responseView(call.account, response),

@@ -40,6 +40,16 @@ export const SURVEY_RECORD_LIST_RULES: ListRules<SurveyRecord> = {
 };
 
 /**
+ * Lists that take page, per_page, created and sort_order only, and ignore `updated` and sort_key:
+ * the category lists, and every response and decline list of an older variant of the API.
+ */
+export const CREATED_ONLY_LIST_RULES: ListRules<SurveyRecord> = {
+	...SURVEY_RECORD_LIST_RULES,
+	timeFilters: { created: (record) => record.createdAt },
+	sortKeyAccepted: false,
+};
+
+/**
  * `end_user[properties][k]` on create: becomes the user's current properties and is kept with the
  * record.
  */
