@@ -2,7 +2,7 @@ import type { INodeParameters } from 'n8n-workflow';
 
 import { addResponse, startFakeWootric, type FakeWootric, type TieOrder } from '../fake';
 import type { SurveyResponse } from '../fake/store';
-import { runNode } from '../harness';
+import { runNode, type RunNodeOptions } from '../harness';
 import {
 	createdAfterUntil,
 	credentialsFor,
@@ -22,12 +22,13 @@ describe('paging through lists', () => {
 	beforeEach(async () => (fake = await startFakeWootric()));
 	afterEach(async () => await fake.close());
 
-	const getResponses = (parameters: INodeParameters) =>
+	const getResponses = (parameters: INodeParameters, inputItems?: RunNodeOptions['inputItems']) =>
 		runNode({
 			nodeType: 'wootric',
 			nodeTypeVersion: VERSION_BEFORE_LOCATORS,
 			parameters: { resource: 'response', operation: 'getAll', scope: 'all', ...parameters },
 			credentials: credentialsFor(fake),
+			inputItems,
 		});
 
 	describe.each<TieOrder>(['reversed', 'idAscending'])(
@@ -329,6 +330,38 @@ describe('paging through lists', () => {
 			expect(fake.mostAtOnce).toBeGreaterThan(1);
 			expect(fake.mostAtOnce).toBeLessThanOrEqual(Math.min(pagesInFlight, 6));
 			expect(listRequests().length).toBeLessThanOrEqual(listRequestBound(1000));
+		});
+	});
+	describe('a service that accepts a filter and ignores it (an older API variant, updatedIndex off)', () => {
+		beforeEach(() => (fake.updatedIndex = false));
+
+		it('fails Return All with an Updated filter on its first page, naming the filter Wootric ignored and the item', async () => {
+			const { responses } = seedResponses(fake, 3000);
+			const since = responses[2000].updatedAt;
+
+			const run = await getResponses(
+				{
+					returnAll: true,
+					options: { order: 'asc' },
+					// The first item's filter keeps every record, so only the second item's shows.
+					filters: {
+						updated: {
+							conditions: [{ comparison: 'gte', time: `={{ $itemIndex === 0 ? 0 : ${since} }}` }],
+						},
+					},
+				},
+				[{ json: {} }, { json: {} }],
+			);
+
+			expect(run.error?.message).toMatch(
+				/^Wootric ignored updated\[gte\] on \/v1\/responses: record \d+ has updated_at \S+, outside the updated_at asked for \(from \S+\)$/,
+			);
+			expect(run.error).toMatchObject({ context: { itemIndex: 1 } });
+			// The first item read its 3,000; the second stopped at its first page, the oldest records.
+			const secondItem = fake
+				.requestsTo('/v1/responses')
+				.filter((request) => request.rawQuery.startsWith(`updated[gte]=${since}&`));
+			expect(secondItem.map((request) => request.query.page)).toEqual(['1']);
 		});
 	});
 });

@@ -1,5 +1,6 @@
 export { wootricRequest, type WootricContext } from './request';
 export {
+	IgnoredParametersError,
 	listAll,
 	MAX_PAGE,
 	PER_PAGE,

@@ -140,18 +140,111 @@ interface SecondRead {
 	records: IDataObject[];
 }
 
-/** The user's range as whole-second bounds, with the moving edge of the window split out. */
-function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
-	const { eq, gt, gte, lt, lte } = range;
+/** The first and last whole second a range keeps (undefined: open at that end). */
+function secondsKept({ eq, gt, gte, lt, lte }: TimeRange) {
 	const defined = (...bounds: Array<number | undefined>) =>
 		bounds.filter((bound): bound is number => bound !== undefined);
 	const lower = defined(gte, gt === undefined ? undefined : gt + 1, eq);
 	const upper = defined(lte, lt === undefined ? undefined : lt - 1, eq);
-	const from = lower.length > 0 ? Math.max(...lower) : undefined;
-	const to = upper.length > 0 ? Math.min(...upper) : undefined;
+	return {
+		from: lower.length > 0 ? Math.max(...lower) : undefined,
+		to: upper.length > 0 ? Math.min(...upper) : undefined,
+	};
+}
+
+/** The user's range as whole-second bounds, with the moving edge of the window split out. */
+function windowBounds(range: TimeRange, order: 'asc' | 'desc') {
+	const { from, to } = secondsKept(range);
 	return order === 'asc'
 		? { edgeKey: 'gte' as const, edge: from, fixed: { lte: to }, last: to }
 		: { edgeKey: 'lte' as const, edge: to, fixed: { gte: from }, last: from };
+}
+
+/**
+ * A list page that does not answer its query: Wootric accepted a filter or sort it ignores (an older
+ * variant of the API has no `updated` index for responses and declines). Trusted, such a page would
+ * hand the walk the same window again and again, or move a trigger's cursor past records it never
+ * read.
+ */
+export class IgnoredParametersError extends NodeOperationError {}
+
+const isoSecond = (second: number) => new Date(second * 1000).toISOString();
+
+/** "a", "a and b", "a, b and c". */
+const listed = (names: string[]) =>
+	names.length > 1 ? `${names.slice(0, -1).join(', ')} and ${names.at(-1)}` : names[0];
+
+/** The first record of `records` whose readable `field` time lies outside `range`, told. */
+function outsideWindow(
+	records: IDataObject[],
+	field: TimeField,
+	range: TimeRange,
+): string | undefined {
+	const { from = -Infinity, to = Infinity } = secondsKept(range);
+	for (const record of records) {
+		const second = wootricSeconds(record[`${field}_at`]);
+		if (second === undefined || (second >= from && second <= to)) continue;
+		const window = [
+			from === -Infinity ? '' : `from ${isoSecond(from)}`,
+			to === Infinity ? '' : `to ${isoSecond(to)}`,
+		].filter(Boolean);
+		return `record ${String(record.id)} has ${field}_at ${isoSecond(second)}, outside the ${field}_at asked for (${window.join(' ')})`;
+	}
+	return undefined;
+}
+
+/** The first two records of `records` (readable `field` times only) against `order`, told. */
+function outOfOrder(
+	records: IDataObject[],
+	field: TimeField,
+	order: 'asc' | 'desc',
+): string | undefined {
+	const key = `${field}_at`;
+	let before: { id: unknown; second: number } | undefined;
+	for (const record of records) {
+		const second = wootricSeconds(record[key]);
+		if (second === undefined) continue;
+		if (before && (order === 'asc' ? second < before.second : second > before.second))
+			return `record ${String(record.id)} (${key} ${isoSecond(second)}) follows record ${String(before.id)} (${key} ${isoSecond(before.second)}) on one page, against sort_order=${order}`;
+		before = { id: record.id, second };
+	}
+	return undefined;
+}
+
+/**
+ * Throws an IgnoredParametersError, before anything of the page is used, when a record lies outside
+ * a time window asked for, or two follow each other against the order asked for. Records without a
+ * readable time do not count. Each page is checked on its own: across pages, offset paging lets a
+ * record stored meanwhile show one page late, out of order.
+ */
+function checkAnswersQuery(
+	listing: Listing,
+	ranges: Ranges,
+	sort: Sort,
+	records: IDataObject[],
+): void {
+	const ignored: string[] = [];
+	const evidence: string[] = [];
+	for (const field of ['created', 'updated'] as const) {
+		const range = ranges[field];
+		const outside = range && outsideWindow(records, field, range);
+		if (!outside) continue;
+		const keys = Object.keys(range).filter((key) => range[key as keyof TimeRange] !== undefined);
+		ignored.push(...keys.map((key) => `${field}[${key}]`));
+		evidence.push(outside);
+	}
+	const disordered = sort.field && outOfOrder(records, sort.field, sort.order);
+	if (disordered) {
+		ignored.push(sort.key ? `sort_key=${sort.key}` : `sort_order=${sort.order}`);
+		evidence.push(disordered);
+	}
+	if (ignored.length === 0) return;
+	const { context, request } = listing;
+	throw new IgnoredParametersError(
+		context.getNode(),
+		`Wootric ignored ${listed(ignored)} on ${request.path}: ${evidence.join('; ')}`,
+		{ itemIndex: request.itemIndex },
+	);
 }
 
 /**
@@ -252,6 +345,7 @@ async function* readWindow(
 				{ itemIndex: request.itemIndex },
 			);
 		}
+		checkAnswersQuery(listing, ranges, sort, records as IDataObject[]);
 		const fresh: IDataObject[] = [];
 		let done = records.length < PER_PAGE;
 		if (!done) listing.fullPagesRead++;
@@ -510,6 +604,9 @@ async function holdsMoreThan(
  * Sorted by another key (email), the list is one window of at most 1,500 records: a full one is
  * checked by counting the list by created_at up to 1,501, and more records than it holds are an
  * error.
+ *
+ * Every page is checked against its query (checkAnswersQuery): one that shows Wootric ignored a
+ * time filter or the sort fails the listing with an IgnoredParametersError, before the window moves.
  */
 export async function* listAll(
 	context: WootricContext,
