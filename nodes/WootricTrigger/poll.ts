@@ -200,13 +200,22 @@ async function readStream(
 		read.length >= PER_PAGE
 			? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS)
 			: Infinity;
-	// With Wait Until Complete turned off since, what it held is due now.
+	// With Wait Until Complete turned off since, what it held is due now. A held response is emitted
+	// as it is now, which may be newer than what the read above saw: the next poll must know that
+	// state, or take it for a change.
 	await emitTimedOut(
 		context,
 		listing,
 		waiting,
 		waitSeconds === undefined ? Infinity : now() - waitSeconds,
-		emitNew,
+		(record, created) => {
+			read.push([
+				Number(record.id),
+				wootricSeconds(record.updated_at) ?? created,
+				versionOf(record),
+			]);
+			emitNew(record, created);
+		},
 	);
 	const progress: PollProgress = {
 		answeredAt: now(),

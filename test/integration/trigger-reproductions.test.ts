@@ -305,4 +305,29 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			{ event: 'response', id: response.id, text: 'Too slow' },
 		]);
 	});
+
+	it('10. Wait Until Complete: a held response tagged just before its wait runs out, after the poll read it, is emitted once, as it is', async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated'],
+			options: { waitUntilComplete: true, completeAfterMinutes: 1 },
+		});
+		await session.poll();
+		wait(5);
+		const response = store({ text: null, completed: false });
+		wait(30);
+		await session.poll();
+		wait(60);
+		// Between the poll's read of it and the listing of the responses whose wait ran out.
+		fake.arrivalHooks.push((request) => {
+			if (request.query.created && response.tags.length === 0)
+				changeResponse(fake.account, fake.store, response.id, { tags: ['billing'] });
+		});
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(session.emitted.map(({ event, id, tags }) => ({ event, id, tags }))).toEqual([
+			{ event: 'response', id: response.id, tags: ['billing'] },
+		]);
+	});
 });
