@@ -18,13 +18,18 @@
  * change if its updated_at is not its created_at. A record in `recent` in another state is a
  * change, whatever its seconds.
  *
+ * Where Wootric ignores the `updated` filter (`by: 'created'`), the same holds along created_at,
+ * which brings new records only: `complete` counts created_at seconds, Lookback's window is read
+ * again on every poll, and a record stays in `recent` until its updated_at (when it was stored, or
+ * later) has settled too, so that the ids of settled seconds vouch for `storedThrough` as above.
+ *
  * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer
  * (plus the second a poll stopped in); `waiting` the new responses without a comment of the last
  * Treat as Complete After minutes (Wait Until Complete only); `told` one key per warning, while its
  * second is young. Neither Lookback nor the time between polls adds to them.
  */
 export interface StreamCursor {
-	/** The last updated_at second read for good (see the invariant). */
+	/** The last updated_at (or, `by: 'created'`, created_at) second read for good (the invariant). */
 	complete: number;
 	/**
 	 * The first created_at second that counts as new: activation, or Start From. Lookback never
@@ -35,6 +40,11 @@ export interface StreamCursor {
 	storedThrough: number;
 	/** The records read in seconds after `complete`. */
 	recent: ReadRecord[];
+	/**
+	 * 'created': Wootric ignored the `updated` filter (an older variant of its API), so the endpoint
+	 * is read along created_at, and `complete` counts created_at seconds. Unset: along updated_at.
+	 */
+	by?: 'created';
 	/** [id, created second] of new responses held until they are complete (Wait Until Complete). */
 	waiting?: Array<[id: number, created: number]>;
 	/**

@@ -1,9 +1,10 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
 import { simplifyRecord } from '../Wootric/helpers/records';
 import {
+	IgnoredParametersError,
 	isNotFound,
 	listAll,
 	PER_PAGE,
@@ -103,10 +104,18 @@ interface StreamRead {
 }
 
 /**
+ * The time a poll reads an endpoint along: updated_at, which brings new records and every change;
+ * or, where Wootric ignores the `updated` filter (an older variant of its API), created_at, which
+ * brings new records only.
+ */
+type Reading = 'updated' | 'created';
+
+/**
  * The records of one endpoint stored or changed since its cursor, sorted into the watched events,
- * and the cursor after them (see cursor.ts). Throws, leaving the cursor as it was, if a request
- * fails. Records no filter can reach are reported (once) and passed by; a record without a readable
- * time stands with the one before it.
+ * and the cursor after them (see cursor.ts). Read along updated_at; where Wootric ignores that
+ * reading (IgnoredParametersError), along created_at, noted in the cursor so that later polls go
+ * straight there, unless Updated Response or Wait Until Complete need the changes: then the poll
+ * fails with what Wootric ignored.
  */
 async function readStream(
 	context: IPollFunctions,
@@ -115,7 +124,49 @@ async function readStream(
 	settings: TriggerSettings,
 	deadline: number,
 ): Promise<StreamRead> {
+	const needsChanges =
+		stream === 'responses' &&
+		(settings.events.includes('responseUpdated') || settings.completeAfterSeconds !== undefined);
+	const read = (reading: Reading) =>
+		readAlong(reading, context, stream, cursor, settings, deadline);
+	if (cursor.by === 'created' && !needsChanges) return await read('created');
+	const alongUpdated = await read('updated').catch(refusal);
+	if (!(alongUpdated instanceof IgnoredParametersError)) return alongUpdated;
+	if (needsChanges)
+		throw new NodeOperationError(
+			context.getNode(),
+			`${alongUpdated.message}. Updated Response and Wait Until Complete need Wootric's updated filter and sort_key=updated_at, ` +
+				'which this Wootric account does not apply; New Response without Wait Until Complete, and New Decline, read by creation time instead.',
+		);
+	const alongCreated = await read('created').catch(refusal);
+	if (!(alongCreated instanceof IgnoredParametersError)) return alongCreated;
+	throw new NodeOperationError(
+		context.getNode(),
+		`Wootric ignored the trigger's filters by both times, so it cannot tell what is new. ${alongUpdated.message}. ${alongCreated.message}.`,
+	);
+}
+
+/** A read Wootric refused by ignoring its parameters, as a value; any other failure fails the poll. */
+function refusal(error: unknown): IgnoredParametersError {
+	if (error instanceof IgnoredParametersError) return error;
+	throw error;
+}
+
+/**
+ * One endpoint's records read along `reading` from the cursor on (see readStream). Throws, leaving
+ * the cursor as it was, if a request fails. Records no filter can reach are reported (once) and
+ * passed by; a record without a readable time stands with the one before it.
+ */
+async function readAlong(
+	reading: Reading,
+	context: IPollFunctions,
+	stream: Stream,
+	cursor: StreamCursor,
+	settings: TriggerSettings,
+	deadline: number,
+): Promise<StreamRead> {
 	const { path, newEvent } = STREAMS[stream];
+	const byCreated = reading === 'created';
 	const watching = (event: EventName) => settings.events.includes(event);
 	const waitSeconds = newEvent === 'response' ? settings.completeAfterSeconds : undefined;
 	const sighting = sightingsOf(cursor);
@@ -136,6 +187,27 @@ async function readStream(
 		},
 		onServiceTime: (second: number) => (answeredAt ??= second),
 	};
+	// Invalidated responses too: one invalidated while a poll pages leaves the list like a deleted
+	// one, and shifts the pages after it.
+	const everyRecord = eventQuery(newEvent, { ...settings.filter, includeExcluded: true });
+	// Along updated_at from the first second not read for good. Along created_at, Lookback's window
+	// is read again on every poll (a record stored late shows nowhere else), every record listed
+	// (those the filter leaves out are dropped below), and with no sort_key or `updated` split, which
+	// a variant without that index does not take.
+	const records = byCreated
+		? listAll(context, {
+				...listing,
+				query: everyRecord,
+				created: { gte: emitFrom },
+				sortKey: null,
+				order: 'asc',
+			})
+		: listAll(context, {
+				...listing,
+				updated: { gte: cursor.complete + 1 },
+				sortKey: 'updated_at',
+				order: 'asc',
+			});
 
 	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
 	const completes = (record: IDataObject, created: number) =>
@@ -145,21 +217,31 @@ async function readStream(
 			found.push({ event: newEvent, second: created, record });
 	};
 	const watchingChanges = newEvent === 'response' && watching('responseUpdated');
+	/**
+	 * How a record read at `second` is remembered. Along created_at it is kept in `recent` until its
+	 * updated_at (when it was stored, or later) has settled too: only then does its id vouch for
+	 * `storedThrough` (see cursor.ts).
+	 */
+	const entryOf = (record: IDataObject, second: number): ReadRecord => [
+		Number(record.id),
+		byCreated ? Math.max(second, wootricSeconds(record.updated_at) ?? second) : second,
+		versionOf(record),
+	];
 
+	// The `reading` second of the last record read.
 	let second = cursor.complete;
+	let readPastComplete = 0;
 	let stoppedEarly = false;
-	for await (const page of listAll(context, {
-		...listing,
-		updated: { gte: cursor.complete + 1 },
-		sortKey: 'updated_at',
-		order: 'asc',
-	})) {
+	for await (const page of records) {
 		for (const record of page) {
+			if (byCreated && !settings.filter.includeExcluded && record.excluded_from_calculations)
+				continue;
 			const id = Number(record.id);
-			second = wootricSeconds(record.updated_at) ?? second;
+			second = wootricSeconds(record[`${reading}_at`]) ?? second;
 			const created = wootricSeconds(record.created_at) ?? second;
-			const entry: ReadRecord = [id, second, versionOf(record)];
+			const entry = entryOf(record, second);
 			read.push(entry);
+			if (second > cursor.complete) readPastComplete++;
 			const { known, changed, isNew } = sighting(entry, created);
 			if (known) continue;
 			// One event a sighting: a New Response carries what changed before it was first read.
@@ -184,21 +266,19 @@ async function readStream(
 				found.push({ event: 'responseUpdated', second, record });
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
-		// there.
-		if (read.length >= MAX_RECORDS_PER_POLL || Date.now() > deadline) {
+		// there. Never within Lookback's window: stopped there, the next poll would start it again.
+		if (
+			second > cursor.complete &&
+			(readPastComplete >= MAX_RECORDS_PER_POLL || Date.now() > deadline)
+		) {
 			stoppedEarly = true;
 			break;
 		}
 	}
-	// Invalidated responses too: one invalidated while the poll paged left the list like a deleted
-	// one.
-	const everyRecord = {
-		path,
-		query: eventQuery(newEvent, { ...settings.filter, includeExcluded: true }),
-	};
+	// Along created_at no change moves a record.
 	const movedFrom =
-		read.length >= PER_PAGE
-			? await changedWhileRead(context, everyRecord, read, now() - SETTLE_SECONDS)
+		!byCreated && read.length >= PER_PAGE
+			? await changedWhileRead(context, { path, query: everyRecord }, read, now() - SETTLE_SECONDS)
 			: Infinity;
 	// With Wait Until Complete turned off since, what it held is due now. A held response is emitted
 	// as it is now, which may be newer than what the read above saw: the next poll must know that
@@ -209,11 +289,7 @@ async function readStream(
 		waiting,
 		waitSeconds === undefined ? Infinity : now() - waitSeconds,
 		(record, created) => {
-			read.push([
-				Number(record.id),
-				wootricSeconds(record.updated_at) ?? created,
-				versionOf(record),
-			]);
+			read.push(entryOf(record, wootricSeconds(record[`${reading}_at`]) ?? created));
 			emitNew(record, created);
 		},
 	);
@@ -224,7 +300,8 @@ async function readStream(
 		waiting: [...waiting],
 		told,
 	};
-	return { found, unreadable, cursor: advanceCursor(cursor, progress) };
+	const next = advanceCursor(cursor, progress);
+	return { found, unreadable, cursor: byCreated ? { ...next, by: 'created' } : next };
 }
 
 /**
