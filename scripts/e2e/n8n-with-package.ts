@@ -6,8 +6,9 @@ import { installAsCommunityPackage, packThisPackage } from './package-tarball';
 import { N8nRestClient } from './rest-client';
 import { bcryptHash, isN8n1, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
 import {
-	writeSandboxCredential,
+	writeCredentialsForImport,
 	writeWorkflowsForImport,
+	type CredentialForImport,
 	type SandboxLogin,
 	type WorkflowFile,
 } from './workflow-files';
@@ -33,6 +34,8 @@ export interface N8nWithPackageOptions {
 	/** The Wootric API the imported credential points at (the sandbox), and its login. */
 	wootric: { baseUrl: string; login: SandboxLogin };
 	ticketUrl: string;
+	/** Credentials of other types the workflows use, imported with the sandbox's. */
+	credentials?: CredentialForImport[];
 	workflows: WorkflowFile[];
 	adaptWorkflow?: (workflow: WorkflowFile) => WorkflowFile;
 	env?: Record<string, string>;
@@ -82,7 +85,12 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 		`Importing the sandbox credential${options.workflows.length > 0 ? ' and the workflows' : ''}…`,
 	);
 	const credentialFile = join(options.workFolder, 'credentials.json');
-	writeSandboxCredential(credentialFile, options.wootric.baseUrl, options.wootric.login);
+	writeCredentialsForImport(
+		credentialFile,
+		options.wootric.baseUrl,
+		options.wootric.login,
+		options.credentials,
+	);
 	await n8n.importCredentials(credentialFile);
 	if (options.workflows.length > 0) {
 		const workflowFolder = join(options.workFolder, 'workflows');

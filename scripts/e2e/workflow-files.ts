@@ -48,10 +48,23 @@ export function sandboxCredentialData(
 	};
 }
 
-/** Writes the file `n8n import:credentials` reads: plain `data`, which the import encrypts. */
-export function writeSandboxCredential(file: string, baseUrl: string, login: SandboxLogin): void {
-	const credential = { ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(baseUrl, login) };
-	writeFileSync(file, `${JSON.stringify([credential], null, 2)}\n`);
+/** A credential as `n8n import:credentials` reads it: plain `data`, which the import encrypts. */
+export interface CredentialForImport {
+	id: string;
+	name: string;
+	type: string;
+	data: Record<string, unknown>;
+}
+
+/** Writes the file `n8n import:credentials` reads: the sandbox credential, then `others`. */
+export function writeCredentialsForImport(
+	file: string,
+	baseUrl: string,
+	login: SandboxLogin,
+	others: CredentialForImport[] = [],
+): void {
+	const sandbox = { ...SANDBOX_CREDENTIAL, data: sandboxCredentialData(baseUrl, login) };
+	writeFileSync(file, `${JSON.stringify([sandbox, ...others], null, 2)}\n`);
 }
 
 export function readWorkflows(folder: string): WorkflowFile[] {

@@ -51,9 +51,21 @@ import {
 	type MemoryGrowth,
 } from './measure';
 import { trustedTls, type BenchTls } from './tls';
+import { webhookMemory, type WebhookMemoryFigures } from './webhook-memory';
+import {
+	runLine,
+	SIDE_NAMES,
+	sideBySideTable,
+	webhookSideBySide,
+	type SideBySide,
+} from './webhooks';
 
 const WALL_GOAL = 1.25;
 const RESULTS = path.join(REPO_ROOT, 'bench-results');
+/** Rounds of the webhook side by side: each side measured this often, the order alternating. */
+const WEBHOOK_ROUNDS = 2;
+/** What the trigger may keep after 100,000 distinct deliveries (issue F16). */
+const WEBHOOK_MEMORY_GOAL_MB = 50;
 
 /** How the fake is reached: over HTTPS or plain HTTP, and how late it answers. */
 interface Network {
@@ -1137,6 +1149,38 @@ function tableOf(facts: MachineFacts, rows: Row[]): string {
 	return lines.join('\n');
 }
 
+const logIndented = (line: string) => process.stderr.write(`  ${line}\n`);
+
+interface WebhookFigures {
+	memory?: WebhookMemoryFigures;
+	sideBySide?: SideBySide;
+	/** The side by side again with n8n's legacy expression engine: what isolates cost. */
+	withoutIsolates?: SideBySide;
+}
+
+/** The webhook figures as printed: the trigger's memory, each side by side and each of its runs. */
+function webhookReport({ memory, sideBySide, withoutIsolates }: WebhookFigures): string {
+	const parts: string[] = [];
+	if (memory) {
+		const goalMiB = (WEBHOOK_MEMORY_GOAL_MB * 1e6) / 2 ** 20;
+		const { p50, p95 } = memory.webhookMicroseconds;
+		parts.push(
+			`Webhook Trigger, ${formatCount(memory.deliveries)} distinct deliveries through webhook() without n8n: ` +
+				`keeps ${formatMiB(memory.retainedMiB)} (goal ≤ ${WEBHOOK_MEMORY_GOAL_MB} MB = ${goalMiB.toFixed(1)} MiB) ${memory.retainedMiB <= goalMiB ? '✓' : '✗'}; ` +
+				`${formatCount(memory.started)} started the workflow; webhook() p50 ${p50.toFixed(0)} µs, p95 ${p95.toFixed(0)} µs`,
+		);
+	}
+	for (const result of [sideBySide, withoutIsolates]) {
+		if (!result) continue;
+		parts.push(sideBySideTable(result));
+		parts.push(
+			`Medians of ${WEBHOOK_ROUNDS} runs a side, each side alone (only its workflow published), in the order ${result.runs.map((run) => run.side).join(', ')}; ` +
+				`${SIDE_NAMES.ours}; ${SIDE_NAMES.theirs}. Each run:\n${result.runs.map((run) => `- ${runLine(run)}`).join('\n')}`,
+		);
+	}
+	return parts.join('\n\n');
+}
+
 /**
  * `npm run bench [pattern]`: every benchmark, or those whose name (as printed while running) the
  * regular expression matches.
@@ -1228,6 +1272,21 @@ async function main(): Promise<void> {
 	);
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
+	const webhooks: WebhookFigures = {};
+	if (chosen('Webhook Trigger memory, 100,000 distinct deliveries (a few seconds)'))
+		webhooks.memory = await webhookMemory(100_000);
+	if (
+		chosen(
+			"Webhooks side by side in a real n8n, ours and n8n's Webhook node: 1,000 over 100 connections and 100 one at a time (about 15 min)",
+		)
+	)
+		webhooks.sideBySide = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented);
+	if (
+		chosen(
+			"Webhooks side by side, where the time goes: the same with n8n's legacy expression engine, no isolates (about 5 min)",
+		)
+	)
+		webhooks.withoutIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, 'legacy');
 
 	const table = rows.length > 0 ? tableOf(facts, rows) : '';
 	if (table) {
@@ -1244,7 +1303,14 @@ async function main(): Promise<void> {
 	for (const curve of curves) console.log(`\n${curve}`);
 	const dayTable = days.length > 0 ? triggerDayTable(days) : '';
 	if (dayTable) console.log(`\n${dayTable}`);
+	const webhookTables = webhookReport(webhooks);
+	if (webhookTables) console.log(`\n${webhookTables}`);
 	mkdirSync(RESULTS, { recursive: true });
+	if (Object.keys(webhooks).length > 0)
+		writeFileSync(
+			path.join(RESULTS, 'webhooks.json'),
+			`${JSON.stringify({ machine: facts, ...webhooks, report: webhookTables }, null, '\t')}\n`,
+		);
 	writeFileSync(
 		path.join(RESULTS, 'bench.json'),
 		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable }, null, '\t')}\n`,

@@ -30,7 +30,7 @@ export interface MemoryGrowth {
 	rssMiB: number;
 }
 
-const MiB = 2 ** 20;
+export const MiB = 2 ** 20;
 /** How often memory is sampled during a run. */
 const SAMPLE_EVERY_MS = 5;
 
@@ -38,7 +38,7 @@ const SAMPLE_EVERY_MS = 5;
  * A full collection before a run, when node runs with --expose-gc (`npm run bench` does), so growth
  * starts from live data only.
  */
-function collectGarbage(): void {
+export function collectGarbage(): void {
 	globalThis.gc?.();
 }
 

@@ -20,8 +20,9 @@ import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
 
+// From the repository root: the bench reads it too, compiled into build-test/.
 export const WEBHOOK_WORKFLOW = JSON.parse(
-	readFileSync(join(__dirname, 'workflows', 'webhook-to-ticket.json'), 'utf8'),
+	readFileSync(join(REPO_ROOT, 'test', 'e2e', 'workflows', 'webhook-to-ticket.json'), 'utf8'),
 ) as WorkflowFile;
 export const WEBHOOK_TRIGGER_NAME = 'Wootric Webhook';
 
@@ -161,19 +162,19 @@ async function inTurn<T, R>(
 }
 
 /**
- * Posts the deliveries all due at once, in order, over SENDER_CONNECTIONS connections (each takes
- * the next delivery when its answer came), and collects the answers in the deliveries' order.
+ * Posts the deliveries all due at once, in order, over `connections` connections (each takes the
+ * next delivery when its answer came), and collects the answers in the deliveries' order.
  */
-export async function postAll(url: string, deliveries: Delivery[]): Promise<Answer[]> {
-	return await inTurn(
-		deliveries,
-		SENDER_CONNECTIONS,
-		async (delivery) => await post(url, delivery),
-	);
+export async function postAll(
+	url: string,
+	deliveries: Delivery[],
+	connections = SENDER_CONNECTIONS,
+): Promise<Answer[]> {
+	return await inTurn(deliveries, connections, async (delivery) => await post(url, delivery));
 }
 
 /** p50 and p95 by the nearest-rank method (the value at or below which that share of them lie). */
-function percentile(sorted: number[], share: number): number {
+export function percentile(sorted: number[], share: number): number {
 	return sorted[Math.max(0, Math.ceil(share * sorted.length) - 1)];
 }
 

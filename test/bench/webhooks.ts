@@ -1,0 +1,321 @@
+/**
+ * The Wootric Webhook Trigger side by side with what a user would build instead, in one real n8n
+ * (the pinned version, the package installed from its tarball, started as the e2e starts it):
+ *
+ * - ours: Wootric Webhook Trigger → HTTP Request (the e2e's workflow, webhook-to-ticket.json);
+ * - theirs: n8n's Webhook node (raw body) → Crypto (HMAC-SHA1 of that raw body with the webhook
+ *   secret) → IF (`sha1=<hex>` equals X-Wootric-Signature) → HTTP Request
+ *   (workflows/webhook-node-to-ticket.json).
+ *
+ * Both open the ticket with the same HTTP Request node, the response id in it. Each receives the
+ * same load of signed Response Created deliveries (distinct responses) with only its own workflow
+ * published; the order alternates (ours, theirs, theirs, ours, …) so that neither always runs on
+ * the fuller database or the warmer process.
+ */
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+import { startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
+import { REPO_ROOT } from '../../scripts/e2e/paths';
+import { freePort, waitFor } from '../../scripts/e2e/processes';
+import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import {
+	percentile,
+	postAll,
+	responseCreated,
+	WEBHOOK_WORKFLOW,
+	WebhookScenarios,
+} from '../e2e/webhook-deliveries';
+import { FakeWootric } from '../fake';
+import { formatCount, formatMs, median } from './measure';
+
+const WEBHOOK_NODE_WORKFLOW = JSON.parse(
+	readFileSync(
+		join(REPO_ROOT, 'test', 'bench', 'workflows', 'webhook-node-to-ticket.json'),
+		'utf8',
+	),
+) as WorkflowFile;
+/** The Crypto node's credential in that workflow: its HMAC secret is the account's webhook secret. */
+const HMAC_CREDENTIAL = {
+	id: 'benchWootricHmac01',
+	name: 'Wootric webhook secret',
+	type: 'crypto',
+};
+
+const OWNER = { email: 'bench-owner@example.com', password: 'Bench-owner-password-1' };
+export const GOAL = 1.2;
+/** How long one load may take to be ticketed before the run is called failed. */
+const TICKETS_TIMEOUT_MS = 5 * 60_000;
+
+export type Side = 'ours' | 'theirs';
+export const SIDE_NAMES: Record<Side, string> = {
+	ours: 'ours: Wootric Webhook Trigger → HTTP Request',
+	theirs: 'theirs: Webhook (raw body) → Crypto HMAC-SHA1 → IF signature → HTTP Request',
+};
+
+/** A load: `deliveries` posted as a sender with `connections` connections posts them. */
+interface Load {
+	deliveries: number;
+	connections: number;
+}
+export const LOADS = {
+	burst: { deliveries: 1_000, connections: 100 },
+	oneAtATime: { deliveries: 100, connections: 1 },
+} satisfies Record<string, Load>;
+type LoadName = keyof typeof LOADS;
+/** Before the measured runs, once per side: n8n's first executions of a workflow are slower. */
+const WARM_UP: Load = { deliveries: 50, connections: 10 };
+
+export interface LoadFigures {
+	/** From each POST (when its connection sent it) to its ticket arriving at the ticket server. */
+	p50Ms: number;
+	p95Ms: number;
+	/** From the first POST to the last ticket. */
+	allTicketedMs: number;
+	/** Deliveries the sender had to post again (n8n answered 5xx or not at all). */
+	retried: number;
+	/** The n8n process's CPU time (user + system, all its threads) over the load, per delivery. */
+	n8nCpuMsPerDelivery: number;
+}
+
+export interface WebhookRun {
+	side: Side;
+	figures: Record<LoadName, LoadFigures>;
+	/** The machine's 1-minute load average when the run ended: other jobs on it show here. */
+	loadAverage: number;
+}
+
+export interface SideBySide {
+	n8nVersion: string;
+	/** N8N_EXPRESSION_ENGINE, when not n8n's default (vm: expressions in V8 isolates). */
+	expressionEngine?: string;
+	/** Every run, in the order run. */
+	runs: WebhookRun[];
+	/** Per side, the median of its runs' figures. */
+	medians: Record<Side, Record<LoadName, LoadFigures>>;
+}
+
+/** Where each side receives its deliveries, and which workflow to publish. */
+interface Receiver {
+	workflow: WorkflowFile;
+	url: string;
+}
+
+/** The Production URL of a workflow's n8n Webhook node: /webhook/<its path>. */
+function webhookNodeUrl(n8nBaseUrl: string, workflow: WorkflowFile): string {
+	const node = workflow.nodes.find((candidate) => candidate.type === 'n8n-nodes-base.webhook');
+	if (!node) throw new Error(`Workflow "${workflow.name}" has no Webhook node`);
+	return `${n8nBaseUrl}/webhook/${String(node.parameters.path)}`;
+}
+
+/** USER_HZ: the unit of /proc's CPU times, 100 on Linux. */
+const CLOCK_TICKS_PER_SECOND = 100;
+
+/** A process's CPU time so far (user + system, all threads), from Linux's /proc/<pid>/stat. */
+function cpuMs(pid: number): number {
+	// The fields after the command's closing parenthesis; utime and stime are the 12th and 13th.
+	const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+	return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
+}
+
+function medianFigures(runs: Array<Record<LoadName, LoadFigures>>): Record<LoadName, LoadFigures> {
+	const of = (load: LoadName, figure: keyof LoadFigures) =>
+		median(runs.map((run) => run[load][figure]));
+	const figuresOf = (load: LoadName): LoadFigures => ({
+		p50Ms: of(load, 'p50Ms'),
+		p95Ms: of(load, 'p95Ms'),
+		allTicketedMs: of(load, 'allTicketedMs'),
+		retried: of(load, 'retried'),
+		n8nCpuMsPerDelivery: of(load, 'n8nCpuMsPerDelivery'),
+	});
+	return { burst: figuresOf('burst'), oneAtATime: figuresOf('oneAtATime') };
+}
+
+/**
+ * Starts the fake Wootric API, the ticket server and n8n with both workflows, warms each side up,
+ * then runs `rounds` rounds of both sides in alternating order, and stops them all.
+ * `expressionEngine`: another N8N_EXPRESSION_ENGINE than n8n's default, to see what isolates cost.
+ */
+export async function webhookSideBySide(
+	rounds: number,
+	log: (line: string) => void,
+	expressionEngine?: 'legacy',
+): Promise<SideBySide> {
+	const workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-bench-'));
+	const fake = await new FakeWootric().listen();
+	/** Response id → when each ticket for it arrived (more than one would be a double ticket). */
+	const ticketed = new Map<number, number[]>();
+	const tickets = await new TicketServer((ticket) => {
+		const id = Number(ticket.fields.wootric_response_id);
+		ticketed.set(id, [...(ticketed.get(id) ?? []), Date.now()]);
+	}).listen();
+	let n8n: N8nWithPackage | undefined;
+	try {
+		n8n = await startN8nWithPackage({
+			workFolder,
+			port: await freePort(),
+			owner: OWNER,
+			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
+			ticketUrl: tickets.url,
+			credentials: [{ ...HMAC_CREDENTIAL, data: { hmacSecret: fake.credentials.webhookSecret } }],
+			workflows: [WEBHOOK_WORKFLOW, WEBHOOK_NODE_WORKFLOW],
+			env: expressionEngine ? { N8N_EXPRESSION_ENGINE: expressionEngine } : {},
+			log,
+		});
+		const { rest } = n8n;
+		const n8nPid = n8n.n8n.pid!;
+		const baseUrl = n8n.n8n.baseUrl;
+		const receivers: Record<Side, Receiver> = {
+			ours: { workflow: WEBHOOK_WORKFLOW, url: webhookTriggerUrl(baseUrl, WEBHOOK_WORKFLOW) },
+			theirs: {
+				workflow: WEBHOOK_NODE_WORKFLOW,
+				url: webhookNodeUrl(baseUrl, WEBHOOK_NODE_WORKFLOW),
+			},
+		};
+		const scenarios = new WebhookScenarios(() => ({
+			fake,
+			tickets,
+			receiver: n8n!.n8n,
+			rest,
+		}));
+
+		/** One load to one side: every delivery answered 200 and ticketed once, or an error. */
+		const post = async (side: Side, load: Load): Promise<LoadFigures> => {
+			const { workflow, url } = receivers[side];
+			const responses = scenarios.newResponses(load.deliveries);
+			const deliveries = responses.map((response) => responseCreated(fake, response));
+			const cpuBefore = cpuMs(n8nPid);
+			const answers = await postAll(url, deliveries, load.connections);
+			const refused = answers.filter((answer) => answer.status !== 200);
+			if (refused.length > 0)
+				throw new Error(
+					`${side}: ${refused.length} deliveries not answered 200, e.g. ${JSON.stringify(refused[0])}`,
+				);
+			const missing = () => responses.filter((response) => !ticketed.has(response.id));
+			await waitFor(
+				`tickets for ${load.deliveries} deliveries (${side})`,
+				() => (missing().length === 0 ? true : undefined),
+				{
+					timeoutMs: TICKETS_TIMEOUT_MS,
+					intervalMs: 100,
+					describe: () => `${missing().length} without a ticket`,
+				},
+			);
+			// The next load starts on an idle n8n: the last executions are saved too.
+			await waitFor(
+				`the executions of ${workflow.id} to end`,
+				async () =>
+					(await rest.executionCount(workflow.id, ['new', 'running', 'waiting'])) === 0
+						? true
+						: undefined,
+				{ timeoutMs: TICKETS_TIMEOUT_MS, intervalMs: 200 },
+			);
+			const n8nCpuMsPerDelivery = (cpuMs(n8nPid) - cpuBefore) / load.deliveries;
+			const twice = responses.filter((response) => ticketed.get(response.id)!.length > 1);
+			if (twice.length > 0)
+				throw new Error(`${side}: ${twice.length} responses ticketed more than once`);
+			const latencies = answers
+				.map((answer) => ticketed.get(answer.responseId)![0] - answer.sentAt)
+				.sort((a, b) => a - b);
+			const firstSent = Math.min(...answers.map((answer) => answer.sentAt));
+			const lastTicket = Math.max(...responses.map((response) => ticketed.get(response.id)![0]));
+			return {
+				p50Ms: percentile(latencies, 0.5),
+				p95Ms: percentile(latencies, 0.95),
+				allTicketedMs: lastTicket - firstSent,
+				retried: answers.filter((answer) => answer.attempts > 1).length,
+				n8nCpuMsPerDelivery,
+			};
+		};
+		/** With only this side's workflow published. */
+		const published = async <T>(side: Side, work: () => Promise<T>): Promise<T> => {
+			await rest.activate(receivers[side].workflow.id);
+			try {
+				return await work();
+			} finally {
+				await rest.deactivate(receivers[side].workflow.id);
+			}
+		};
+
+		for (const side of ['ours', 'theirs'] as const) {
+			log(`Warming up ${side}…`);
+			await published(side, () => post(side, WARM_UP));
+		}
+		const runs: WebhookRun[] = [];
+		for (let round = 0; round < rounds; round++) {
+			const order: Side[] = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
+			for (const side of order) {
+				log(`Round ${round + 1} of ${rounds}: ${side}…`);
+				const figures = await published(side, async () => ({
+					burst: await post(side, LOADS.burst),
+					oneAtATime: await post(side, LOADS.oneAtATime),
+				}));
+				const run = { side, figures, loadAverage: loadavg()[0] };
+				runs.push(run);
+				log(`  ${runLine(run)}`);
+			}
+		}
+		const runsOf = (side: Side) =>
+			runs.filter((run) => run.side === side).map((run) => run.figures);
+		return {
+			n8nVersion: n8n.runtime.n8nVersion,
+			expressionEngine,
+			runs,
+			medians: { ours: medianFigures(runsOf('ours')), theirs: medianFigures(runsOf('theirs')) },
+		};
+	} finally {
+		await n8n?.n8n.stop();
+		await fake.close();
+		FakeWootric.started.splice(FakeWootric.started.indexOf(fake), 1);
+		await tickets.close();
+		rmSync(workFolder, { recursive: true, force: true });
+	}
+}
+
+const loadLabel = (load: Load) =>
+	load.connections === 1
+		? `${formatCount(load.deliveries)} one at a time`
+		: `${formatCount(load.deliveries)} over ${load.connections} connections`;
+
+/** One run's figures on one line, as the bench prints it while running. */
+export function runLine({ side, figures, loadAverage }: WebhookRun): string {
+	const parts = (Object.keys(LOADS) as LoadName[]).map((load) => {
+		const { p50Ms, p95Ms, allTicketedMs, retried, n8nCpuMsPerDelivery } = figures[load];
+		return `${loadLabel(LOADS[load])}: p50 ${formatMs(p50Ms)}, p95 ${formatMs(p95Ms)}, all in ${formatMs(allTicketedMs)}, n8n CPU ${formatMs(n8nCpuMsPerDelivery)} a delivery${retried ? ` (${retried} posted again)` : ''}`;
+	});
+	return `${side}: ${parts.join('; ')}; load average ${loadAverage.toFixed(1)}`;
+}
+
+/**
+ * The side-by-side table: ours, theirs and ours/theirs for each figure, against the goal (with n8n's
+ * default expression engine; another engine's table only shows where the time goes).
+ */
+export function sideBySideTable(result: SideBySide): string {
+	const engine = result.expressionEngine
+		? `, N8N_EXPRESSION_ENGINE=${result.expressionEngine}`
+		: '';
+	const goal = result.expressionEngine ? '' : ` (goal ≤ ${GOAL}×)`;
+	const lines = [
+		`| n8n ${result.n8nVersion}, one process${engine} | ${SIDE_NAMES.ours} | ${SIDE_NAMES.theirs} | Ours / theirs${goal} |`,
+		'|---|---|---|---|',
+	];
+	const figures: Array<[keyof LoadFigures, string, boolean]> = [
+		['p50Ms', 'POST → ticket, p50', true],
+		['p95Ms', 'POST → ticket, p95', true],
+		['allTicketedMs', 'all ticketed in', true],
+		['n8nCpuMsPerDelivery', "n8n's CPU time per delivery", false],
+	];
+	for (const load of Object.keys(LOADS) as LoadName[])
+		for (const [figure, label, hasGoal] of figures) {
+			const ours = result.medians.ours[load][figure];
+			const theirs = result.medians.theirs[load][figure];
+			const ratio = ours / theirs;
+			const mark = hasGoal && goal ? ` ${ratio <= GOAL ? '✓' : '✗'}` : '';
+			lines.push(
+				`| ${loadLabel(LOADS[load])}: ${label} | ${formatMs(ours)} | ${formatMs(theirs)} | ${ratio.toFixed(2)}×${mark} |`,
+			);
+		}
+	return lines.join('\n');
+}
