@@ -1154,12 +1154,19 @@ const logIndented = (line: string) => process.stderr.write(`  ${line}\n`);
 interface WebhookFigures {
 	memory?: WebhookMemoryFigures;
 	sideBySide?: SideBySide;
-	/** The side by side again with n8n's legacy expression engine: what isolates cost. */
+	/** Again with n8n taking an isolate only for an expression that needs one (not its default). */
+	lazyIsolates?: SideBySide;
+	/** Again with n8n's legacy expression engine, which uses no isolates: what they cost. */
 	withoutIsolates?: SideBySide;
 }
 
 /** The webhook figures as printed: the trigger's memory, each side by side and each of its runs. */
-function webhookReport({ memory, sideBySide, withoutIsolates }: WebhookFigures): string {
+function webhookReport({
+	memory,
+	sideBySide,
+	lazyIsolates,
+	withoutIsolates,
+}: WebhookFigures): string {
 	const parts: string[] = [];
 	if (memory) {
 		const goalMiB = (WEBHOOK_MEMORY_GOAL_MB * 1e6) / 2 ** 20;
@@ -1170,7 +1177,7 @@ function webhookReport({ memory, sideBySide, withoutIsolates }: WebhookFigures):
 				`${formatCount(memory.started)} started the workflow; webhook() p50 ${p50.toFixed(0)} µs, p95 ${p95.toFixed(0)} µs`,
 		);
 	}
-	for (const result of [sideBySide, withoutIsolates]) {
+	for (const result of [sideBySide, lazyIsolates, withoutIsolates]) {
 		if (!result) continue;
 		parts.push(sideBySideTable(result));
 		parts.push(
@@ -1283,10 +1290,20 @@ async function main(): Promise<void> {
 		webhooks.sideBySide = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented);
 	if (
 		chosen(
+			'Webhooks side by side, where the time goes: the same with isolates taken only when an expression needs one (about 10 min)',
+		)
+	)
+		webhooks.lazyIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, {
+			N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
+		});
+	if (
+		chosen(
 			"Webhooks side by side, where the time goes: the same with n8n's legacy expression engine, no isolates (about 5 min)",
 		)
 	)
-		webhooks.withoutIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, 'legacy');
+		webhooks.withoutIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, {
+			N8N_EXPRESSION_ENGINE: 'legacy',
+		});
 
 	const table = rows.length > 0 ? tableOf(facts, rows) : '';
 	if (table) {

@@ -1,6 +1,7 @@
 /**
  * The Wootric Webhook Trigger side by side with what a user would build instead, in one real n8n
- * (the pinned version, the package installed from its tarball, started as the e2e starts it):
+ * (the pinned version, the package installed from its tarball, started as the e2e starts it, plus
+ * N8N_METRICS for its count of isolates):
  *
  * - ours: Wootric Webhook Trigger → HTTP Request (the e2e's workflow, webhook-to-ticket.json);
  * - theirs: n8n's Webhook node (raw body) → Crypto (HMAC-SHA1 of that raw body with the webhook
@@ -78,6 +79,8 @@ export interface LoadFigures {
 	retried: number;
 	/** The n8n process's CPU time (user + system, all its threads) over the load, per delivery. */
 	n8nCpuMsPerDelivery: number;
+	/** Isolates n8n's expression engine handed out over the load, per delivery (null: it uses none). */
+	isolatesPerDelivery: number | null;
 }
 
 export interface WebhookRun {
@@ -89,8 +92,8 @@ export interface WebhookRun {
 
 export interface SideBySide {
 	n8nVersion: string;
-	/** N8N_EXPRESSION_ENGINE, when not n8n's default (vm: expressions in V8 isolates). */
-	expressionEngine?: string;
+	/** n8n's settings that differ from its defaults (environment variables). */
+	n8nSettings: Record<string, string>;
 	/** Every run, in the order run. */
 	runs: WebhookRun[];
 	/** Per side, the median of its runs' figures. */
@@ -120,15 +123,32 @@ function cpuMs(pid: number): number {
 	return ((Number(fields[11]) + Number(fields[12])) * 1000) / CLOCK_TICKS_PER_SECOND;
 }
 
+/**
+ * How many isolates n8n's expression engine has handed out since it started: its Prometheus
+ * counter (N8N_METRICS=true), absent when the engine uses none.
+ */
+async function isolatesAcquired(n8nBaseUrl: string): Promise<number | null> {
+	const metrics = await (await fetch(`${n8nBaseUrl}/metrics`)).text();
+	const line = metrics
+		.split('\n')
+		.find((candidate) => candidate.startsWith('n8n_expression_pool_acquired_total '));
+	return line === undefined ? null : Number(line.split(' ')[1]);
+}
+
 function medianFigures(runs: Array<Record<LoadName, LoadFigures>>): Record<LoadName, LoadFigures> {
-	const of = (load: LoadName, figure: keyof LoadFigures) =>
+	const of = (load: LoadName, figure: Exclude<keyof LoadFigures, 'isolatesPerDelivery'>) =>
 		median(runs.map((run) => run[load][figure]));
+	const isolates = (load: LoadName) => {
+		const counted = runs.map((run) => run[load].isolatesPerDelivery);
+		return counted.includes(null) ? null : median(counted as number[]);
+	};
 	const figuresOf = (load: LoadName): LoadFigures => ({
 		p50Ms: of(load, 'p50Ms'),
 		p95Ms: of(load, 'p95Ms'),
 		allTicketedMs: of(load, 'allTicketedMs'),
 		retried: of(load, 'retried'),
 		n8nCpuMsPerDelivery: of(load, 'n8nCpuMsPerDelivery'),
+		isolatesPerDelivery: isolates(load),
 	});
 	return { burst: figuresOf('burst'), oneAtATime: figuresOf('oneAtATime') };
 }
@@ -136,12 +156,13 @@ function medianFigures(runs: Array<Record<LoadName, LoadFigures>>): Record<LoadN
 /**
  * Starts the fake Wootric API, the ticket server and n8n with both workflows, warms each side up,
  * then runs `rounds` rounds of both sides in alternating order, and stops them all.
- * `expressionEngine`: another N8N_EXPRESSION_ENGINE than n8n's default, to see what isolates cost.
+ * `n8nSettings`: n8n's expression-engine settings other than its defaults, to see where the time
+ * goes.
  */
 export async function webhookSideBySide(
 	rounds: number,
 	log: (line: string) => void,
-	expressionEngine?: 'legacy',
+	n8nSettings: Record<string, string> = {},
 ): Promise<SideBySide> {
 	const workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-bench-'));
 	const fake = await new FakeWootric().listen();
@@ -161,7 +182,8 @@ export async function webhookSideBySide(
 			ticketUrl: tickets.url,
 			credentials: [{ ...HMAC_CREDENTIAL, data: { hmacSecret: fake.credentials.webhookSecret } }],
 			workflows: [WEBHOOK_WORKFLOW, WEBHOOK_NODE_WORKFLOW],
-			env: expressionEngine ? { N8N_EXPRESSION_ENGINE: expressionEngine } : {},
+			// Only so that the bench can read n8n's count of isolates (GET /metrics).
+			env: { N8N_METRICS: 'true', ...n8nSettings },
 			log,
 		});
 		const { rest } = n8n;
@@ -187,6 +209,7 @@ export async function webhookSideBySide(
 			const responses = scenarios.newResponses(load.deliveries);
 			const deliveries = responses.map((response) => responseCreated(fake, response));
 			const cpuBefore = cpuMs(n8nPid);
+			const isolatesBefore = await isolatesAcquired(baseUrl);
 			const answers = await postAll(url, deliveries, load.connections);
 			const refused = answers.filter((answer) => answer.status !== 200);
 			if (refused.length > 0)
@@ -213,6 +236,7 @@ export async function webhookSideBySide(
 				{ timeoutMs: TICKETS_TIMEOUT_MS, intervalMs: 200 },
 			);
 			const n8nCpuMsPerDelivery = (cpuMs(n8nPid) - cpuBefore) / load.deliveries;
+			const isolatesAfter = await isolatesAcquired(baseUrl);
 			const twice = responses.filter((response) => ticketed.get(response.id)!.length > 1);
 			if (twice.length > 0)
 				throw new Error(`${side}: ${twice.length} responses ticketed more than once`);
@@ -227,6 +251,10 @@ export async function webhookSideBySide(
 				allTicketedMs: lastTicket - firstSent,
 				retried: answers.filter((answer) => answer.attempts > 1).length,
 				n8nCpuMsPerDelivery,
+				isolatesPerDelivery:
+					isolatesBefore === null || isolatesAfter === null
+						? null
+						: (isolatesAfter - isolatesBefore) / load.deliveries,
 			};
 		};
 		/** With only this side's workflow published. */
@@ -261,7 +289,7 @@ export async function webhookSideBySide(
 			runs.filter((run) => run.side === side).map((run) => run.figures);
 		return {
 			n8nVersion: n8n.runtime.n8nVersion,
-			expressionEngine,
+			n8nSettings,
 			runs,
 			medians: { ours: medianFigures(runsOf('ours')), theirs: medianFigures(runsOf('theirs')) },
 		};
@@ -279,42 +307,47 @@ const loadLabel = (load: Load) =>
 		? `${formatCount(load.deliveries)} one at a time`
 		: `${formatCount(load.deliveries)} over ${load.connections} connections`;
 
+const formatIsolates = (isolates: number | null) =>
+	isolates === null ? 'no isolates' : `${isolates.toFixed(1)} isolates`;
+
 /** One run's figures on one line, as the bench prints it while running. */
 export function runLine({ side, figures, loadAverage }: WebhookRun): string {
 	const parts = (Object.keys(LOADS) as LoadName[]).map((load) => {
-		const { p50Ms, p95Ms, allTicketedMs, retried, n8nCpuMsPerDelivery } = figures[load];
-		return `${loadLabel(LOADS[load])}: p50 ${formatMs(p50Ms)}, p95 ${formatMs(p95Ms)}, all in ${formatMs(allTicketedMs)}, n8n CPU ${formatMs(n8nCpuMsPerDelivery)} a delivery${retried ? ` (${retried} posted again)` : ''}`;
+		const { p50Ms, p95Ms, allTicketedMs, retried, n8nCpuMsPerDelivery, isolatesPerDelivery } =
+			figures[load];
+		return `${loadLabel(LOADS[load])}: p50 ${formatMs(p50Ms)}, p95 ${formatMs(p95Ms)}, all in ${formatMs(allTicketedMs)}, n8n CPU ${formatMs(n8nCpuMsPerDelivery)} and ${formatIsolates(isolatesPerDelivery)} a delivery${retried ? ` (${retried} posted again)` : ''}`;
 	});
 	return `${side}: ${parts.join('; ')}; load average ${loadAverage.toFixed(1)}`;
 }
 
 /**
  * The side-by-side table: ours, theirs and ours/theirs for each figure, against the goal (with n8n's
- * default expression engine; another engine's table only shows where the time goes).
+ * default settings; other settings' tables only show where the time goes).
  */
 export function sideBySideTable(result: SideBySide): string {
-	const engine = result.expressionEngine
-		? `, N8N_EXPRESSION_ENGINE=${result.expressionEngine}`
-		: '';
-	const goal = result.expressionEngine ? '' : ` (goal ≤ ${GOAL}×)`;
+	const settings = Object.entries(result.n8nSettings).map(([name, value]) => `, ${name}=${value}`);
+	const goal = settings.length > 0 ? '' : ` (goal ≤ ${GOAL}×)`;
 	const lines = [
-		`| n8n ${result.n8nVersion}, one process${engine} | ${SIDE_NAMES.ours} | ${SIDE_NAMES.theirs} | Ours / theirs${goal} |`,
+		`| n8n ${result.n8nVersion}, one process${settings.join('')} | ${SIDE_NAMES.ours} | ${SIDE_NAMES.theirs} | Ours / theirs${goal} |`,
 		'|---|---|---|---|',
 	];
-	const figures: Array<[keyof LoadFigures, string, boolean]> = [
-		['p50Ms', 'POST → ticket, p50', true],
-		['p95Ms', 'POST → ticket, p95', true],
-		['allTicketedMs', 'all ticketed in', true],
-		['n8nCpuMsPerDelivery', "n8n's CPU time per delivery", false],
+	/** A figure's label, how it is shown, and whether the goal applies to it. */
+	const figures: Array<[keyof LoadFigures, string, (value: number) => string, boolean]> = [
+		['p50Ms', 'POST → ticket, p50', formatMs, true],
+		['p95Ms', 'POST → ticket, p95', formatMs, true],
+		['allTicketedMs', 'all ticketed in', formatMs, true],
+		['n8nCpuMsPerDelivery', "n8n's CPU time per delivery", formatMs, false],
+		['isolatesPerDelivery', 'isolates n8n took per delivery', (value) => value.toFixed(1), false],
 	];
 	for (const load of Object.keys(LOADS) as LoadName[])
-		for (const [figure, label, hasGoal] of figures) {
+		for (const [figure, label, format, hasGoal] of figures) {
 			const ours = result.medians.ours[load][figure];
 			const theirs = result.medians.theirs[load][figure];
+			if (ours === null || theirs === null) continue;
 			const ratio = ours / theirs;
 			const mark = hasGoal && goal ? ` ${ratio <= GOAL ? '✓' : '✗'}` : '';
 			lines.push(
-				`| ${loadLabel(LOADS[load])}: ${label} | ${formatMs(ours)} | ${formatMs(theirs)} | ${ratio.toFixed(2)}×${mark} |`,
+				`| ${loadLabel(LOADS[load])}: ${label} | ${format(ours)} | ${format(theirs)} | ${ratio.toFixed(2)}×${mark} |`,
 			);
 		}
 	return lines.join('\n');
