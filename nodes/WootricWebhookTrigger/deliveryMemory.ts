@@ -17,7 +17,7 @@
  *
  * Bound: MAX_ENTRIES keys in the process, over every node (the oldest noted forgotten first), each
  * kept no longer than its expiry, or until an older entry with a later expiry (a node with a longer
- * Max Age) goes. About 200 bytes a key.
+ * Max Age) goes. About 350 bytes a key (`npm run bench`: 33 MiB for 100,000).
  */
 const MAX_ENTRIES = 100_000;
 
