@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { FakeWootric, seedDemoData } from '../../test/fake';
-import { devBanner } from './dev-banner';
+import { devBanner, ticketChangeLine } from './dev-banner';
 import { N8N_DATABASE_FILE, startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
 import { EXAMPLES_FOLDER } from './paths';
 import { TicketServer } from './ticket-server';
@@ -30,9 +30,9 @@ async function main(): Promise<void> {
 	const firstRun = !existsSync(join(workFolder, N8N_DATABASE_FILE));
 	const sandbox = await new FakeWootric().listen(port('SANDBOX_PORT', 4010));
 	seedDemoData(sandbox.store, sandbox.account);
-	const tickets = await new TicketServer((ticket) =>
-		say(`ticket #${ticket.id} opened: ${JSON.stringify(ticket.fields)}`),
-	).listen(port('TICKET_PORT', 4020));
+	const tickets = await new TicketServer((change) => say(ticketChangeLine(change))).listen(
+		port('TICKET_PORT', 4020),
+	);
 	let demo: N8nWithPackage | undefined;
 
 	let stopping = false;

@@ -16,8 +16,10 @@ export interface WorkflowFile {
 	id: string;
 	name: string;
 	nodes: Array<{
+		id: string;
 		name: string;
 		type: string;
+		position: [number, number];
 		parameters: Record<string, unknown>;
 		credentials?: Record<string, { id: string; name: string }>;
 		/** A webhook node's part of its URL path, which n8n gives it when it is added. */

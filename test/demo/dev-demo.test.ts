@@ -1,9 +1,11 @@
 import { join } from 'node:path';
 
-import { devBanner } from '../../scripts/e2e/dev-banner';
+import { devBanner, ticketChangeLine } from '../../scripts/e2e/dev-banner';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import {
+	EXAMPLE_TICKET_URL,
 	readWorkflows,
+	SANDBOX_CREDENTIAL,
 	WEBHOOK_TRIGGER_TYPE,
 	webhookTriggerUrl,
 	type WorkflowFile,
@@ -38,10 +40,41 @@ describe('npm run dev: the demo', () => {
 			);
 		return workflow;
 	};
+	/** [from, output index, to] for each connection. */
+	const SANDBOX_CREDENTIAL_REFERENCE = {
+		wootricApi: { id: SANDBOX_CREDENTIAL.id, name: SANDBOX_CREDENTIAL.name },
+	};
 	const connectionsOf = (workflow: WorkflowFile) =>
 		Object.entries(
 			workflow.connections as Record<string, { main: Array<Array<{ node: string }>> }>,
-		).flatMap(([from, { main }]) => main.flat().map(({ node }) => [from, node]));
+		).flatMap(([from, { main }]) =>
+			main.flatMap((targets, output) => targets.map(({ node }) => [from, output, node])),
+		);
+	/** A Switch's outputs, each as `<name>: <its conditions>`. */
+	const routes = (node: WorkflowFile['nodes'][number]) =>
+		(
+			node.parameters.rules as {
+				values: Array<{
+					outputKey: string;
+					conditions: {
+						combinator: string;
+						conditions: Array<{
+							leftValue: string;
+							rightValue: string;
+							operator: { operation: string };
+						}>;
+					};
+				}>;
+			}
+		).values.map(
+			({ outputKey, conditions: { combinator, conditions } }) =>
+				`${outputKey}: ${conditions
+					.map(
+						({ leftValue, operator, rightValue }) =>
+							`${leftValue} ${operator.operation} ${rightValue}`,
+					)
+					.join(` ${combinator} `)}`,
+		);
 
 	it('prints every demo end user with the ID and email that operations ask for', () => {
 		expect(demoUsers.length).toBeGreaterThanOrEqual(5);
@@ -55,7 +88,10 @@ describe('npm run dev: the demo', () => {
 		expect(banner()).toContain(
 			`"${workflowNamed('New detractor → ticket (instant)').name}" and publish it; run "${workflowNamed('Record a detractor').name}"`,
 		);
-		expect(banner()).toContain(`Or publish "${workflowNamed('New detractor → ticket').name}"`);
+		expect(banner()).toContain(
+			`Publish "${workflowNamed('New detractor → ticket (safety net)').name}" beside it`,
+		);
+		expect(banner()).toContain(`"${workflowNamed('New detractor → ticket').name}" alone`);
 		expect(banner()).toContain(
 			'thrown away on Ctrl+C; to keep them, run it as N8N_DEV_FOLDER=<folder> npm run dev',
 		);
@@ -74,8 +110,8 @@ describe('npm run dev: the demo', () => {
 			'n8n-nodes-wootric.wootric',
 		]);
 		expect(connectionsOf(workflow)).toEqual([
-			[trigger.name, find.name],
-			[find.name, record.name],
+			[trigger.name, 0, find.name],
+			[find.name, 0, record.name],
 		]);
 		expect(find.parameters).toMatchObject({
 			resource: 'endUser',
@@ -93,29 +129,58 @@ describe('npm run dev: the demo', () => {
 		// it at the next poll.
 		expect(record.parameters.score).toBeLessThanOrEqual(6);
 		for (const node of [find, record])
-			expect(node.credentials).toEqual({
-				wootricApi: { id: 'wootricSandbox01', name: 'Wootric sandbox' },
-			});
+			expect(node.credentials).toEqual(SANDBOX_CREDENTIAL_REFERENCE);
 	});
 
-	it('"New detractor → ticket (instant)" is the polling flow on the Webhook Trigger, at a Production URL the sandbox is told', () => {
-		const polling = workflowNamed('New detractor → ticket');
+	it('"New detractor → ticket (instant)": a detractor\'s Response Created opens the ticket, a change adds to it, retried until the ticket is open', () => {
 		const instant = workflowNamed('New detractor → ticket (instant)');
-		const [trigger, ticket] = instant.nodes;
+		const [trigger, which, open, update] = instant.nodes;
 
 		expect(instant.nodes.map((node) => node.type)).toEqual([
 			WEBHOOK_TRIGGER_TYPE,
+			'n8n-nodes-base.switch',
+			'n8n-nodes-base.httpRequest',
 			'n8n-nodes-base.httpRequest',
 		]);
-		expect(connectionsOf(instant)).toEqual([[trigger.name, ticket.name]]);
+		expect(connectionsOf(instant)).toEqual([
+			[trigger.name, 0, which.name],
+			[which.name, 0, open.name],
+			[which.name, 1, update.name],
+		]);
 		expect(trigger.parameters).toEqual({
-			events: ['response'],
+			events: ['response', 'responseUpdated'],
 			filters: { categories: ['detractor'] },
 			options: { simplify: true },
 		});
-		// Both triggers' items have one shape, so the ticket is built from them alike.
-		expect(ticket.parameters).toEqual(polling.nodes[1].parameters);
-		expect(trigger.credentials).toEqual(polling.nodes[0].credentials);
+		// A response the polling trigger first reads after its comment comes as Response Created with
+		// the comment: it goes both ways, so the ticket the webhook opened at the score gets it.
+		expect(routes(which)).toEqual([
+			'Response Created: ={{ $json.event }} equals response',
+			'Changed Since Created: ={{ $json.event }} equals responseUpdated or ={{ $json.updated_at }} notEquals ={{ $json.created_at }}',
+		]);
+		expect(which.parameters.options).toEqual({ allMatchingOutputs: true });
+		// Both triggers' items have one shape, so the ticket is opened from them alike.
+		expect(open.parameters).toEqual(workflowNamed('New detractor → ticket').nodes[1].parameters);
+		expect(update).toMatchObject({
+			parameters: {
+				method: 'PATCH',
+				url: `=${EXAMPLE_TICKET_URL}/by-response/{{ $json.id }}`,
+				bodyParameters: {
+					parameters: [
+						{ name: 'comment', value: "={{ $json.text ?? '' }}" },
+						{ name: 'score', value: '={{ $json.score }}' },
+					],
+				},
+			},
+			// An update that overtook its creation finds the ticket a few seconds later.
+			retryOnFail: true,
+			maxTries: 5,
+			waitBetweenTries: 3000,
+		});
+		// n8n's v1 execution order runs the branch placed higher first: a poll that emits a response
+		// and its change together opens the ticket before it updates it.
+		expect(open.position[1]).toBeLessThan(update.position[1]);
+		expect(trigger.credentials).toEqual(SANDBOX_CREDENTIAL_REFERENCE);
 		expect(webhookTriggerUrl('http://127.0.0.1:5678', instant)).toBe(
 			`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`,
 		);
@@ -124,6 +189,79 @@ describe('npm run dev: the demo', () => {
 				workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
 			),
 		).toEqual([instant]);
+	});
+
+	it('"New detractor → ticket (safety net)" is the instant flow on the polling trigger, New Response and Updated Response', () => {
+		const instant = workflowNamed('New detractor → ticket (instant)');
+		const safetyNet = workflowNamed('New detractor → ticket (safety net)');
+		const [trigger, ...rest] = safetyNet.nodes;
+
+		expect(trigger).toMatchObject({
+			type: 'n8n-nodes-wootric.wootricTrigger',
+			parameters: {
+				events: instant.nodes[0].parameters.events,
+				filters: instant.nodes[0].parameters.filters,
+				options: { includeEndUser: true, simplify: true },
+			},
+			credentials: SANDBOX_CREDENTIAL_REFERENCE,
+		});
+		// Without Wait Until Complete: the ticket opens at the score, as the webhook opens it.
+		expect(trigger.parameters.options).not.toHaveProperty('waitUntilComplete');
+		const withoutIds = (nodes: WorkflowFile['nodes']) => nodes.map(({ id: _id, ...node }) => node);
+		expect(withoutIds(rest)).toEqual(withoutIds(instant.nodes.slice(1)));
+		const renamed = (workflow: WorkflowFile) =>
+			connectionsOf(workflow).map(([from, output, to]) => [
+				from === workflow.nodes[0].name ? 'trigger' : from,
+				output,
+				to,
+			]);
+		expect(renamed(safetyNet)).toEqual(renamed(instant));
+	});
+
+	it("every example that opens or updates a ticket sends the item's idempotency_key as the Idempotency-Key header", () => {
+		const ticketRequests = examples
+			.flatMap((workflow) => workflow.nodes)
+			.filter((node) => String(node.parameters.url).includes(EXAMPLE_TICKET_URL));
+
+		expect(ticketRequests.length).toBeGreaterThanOrEqual(5);
+		for (const node of ticketRequests)
+			expect([node.name, node.parameters.headerParameters]).toEqual([
+				node.name,
+				{ parameters: [{ name: 'Idempotency-Key', value: '={{ $json.idempotency_key }}' }] },
+			]);
+	});
+
+	it('prints each ticket as it is opened, updated or sent again', () => {
+		const ticket = {
+			id: 3,
+			openedAt: '2026-11-25T14:00:00.000Z',
+			fields: { wootric_response_id: 7, comment: 'Slow' },
+			idempotencyKey: 'response:7',
+			updates: [],
+		};
+		const update = { receivedAt: '2026-11-25T14:01:00.000Z', fields: { comment: 'Slow' } };
+		const request = {
+			method: 'POST',
+			path: '/tickets',
+			idempotencyKey: 'response:7',
+			status: 200,
+			ticketId: 3,
+			receivedAt: '2026-11-25T14:02:00.000Z',
+		};
+
+		expect(
+			[
+				ticketChangeLine({ kind: 'opened', ticket }),
+				ticketChangeLine({ kind: 'updated', ticket, update }),
+				ticketChangeLine({ kind: 'repeat', ticket, request }),
+			].join('\n'),
+		).toBe(
+			[
+				'ticket #3 opened: {"wootric_response_id":7,"comment":"Slow"}',
+				'ticket #3 updated: {"comment":"Slow"}',
+				'ticket #3: POST with Idempotency-Key response:7 again, nothing changed',
+			].join('\n'),
+		);
 	});
 
 	it("gives every workflow it imports an id n8n 1.x accepts (at most 16 characters; a longer one never saves a trigger's cursor)", () => {
