@@ -1,6 +1,7 @@
 /**
  * `npm run test:e2e:queue`: this package in n8n's queue mode (test/e2e-queue): PostgreSQL, Redis, a
- * main and two workers, started by the suite on 127.0.0.1 and stopped at its end. About 10 minutes
+ * main, two workers and an `n8n webhook` process, started by the suite on 127.0.0.1 and stopped at
+ * its end. About 10 minutes
  * with a warm cache.
  * @type {import('jest').Config}
  */

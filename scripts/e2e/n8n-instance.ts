@@ -22,10 +22,11 @@ export interface N8nInstanceOptions {
 	/** Extra environment, e.g. GENERIC_TIMEZONE. */
 	env?: Record<string, string>;
 	/**
-	 * `n8n start` (default), or `n8n worker` of queue mode: it runs executions taken from the queue
-	 * and serves only its health check, on `port`.
+	 * `n8n start` (default), or a process of queue mode: `n8n worker` runs executions taken from the
+	 * queue and serves only its health check, on `port`; `n8n webhook` serves production webhooks on
+	 * `port` and queues their executions.
 	 */
-	role?: 'main' | 'worker';
+	role?: 'main' | 'worker' | 'webhook';
 }
 
 /** What `n8n execute --rawOutput` prints after its log lines: the execution, as n8n's IRun. */
@@ -179,12 +180,17 @@ export class N8nInstance {
 	}
 
 	/**
-	 * Starts `n8n start` (or `n8n worker`) in its own process group (so its task runner stops with
-	 * it) and waits until it serves. `env`: more environment for this start only.
+	 * Starts `n8n start` (or `n8n worker`, `n8n webhook`) in its own process group (so its task
+	 * runner stops with it) and waits until it serves. `env`: more environment for this start only.
 	 */
 	async start(timeoutMs = 120_000, env: Record<string, string> = {}): Promise<void> {
 		const log = openSync(this.logFile, 'a');
-		const command = this.options.role === 'worker' ? ['worker', '--concurrency=10'] : ['start'];
+		const role = this.options.role ?? 'main';
+		const command = {
+			main: ['start'],
+			worker: ['worker', '--concurrency=10'],
+			webhook: ['webhook'],
+		}[role];
 		const server = spawn(this.options.runtime.node, [this.options.runtime.n8nCli, ...command], {
 			cwd: this.options.userFolder,
 			env: this.environment(await freePort(), env),
@@ -200,9 +206,7 @@ export class N8nInstance {
 		);
 		// n8n 1.x says it is ready before its REST API is mounted: a main waits for that too.
 		const readinessPaths =
-			this.options.role === 'worker'
-				? ['/healthz/readiness']
-				: ['/healthz/readiness', '/rest/settings'];
+			role === 'main' ? ['/healthz/readiness', '/rest/settings'] : ['/healthz/readiness'];
 		await waitFor(
 			`n8n to be ready on ${this.baseUrl}`,
 			async () => {

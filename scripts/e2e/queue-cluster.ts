@@ -14,47 +14,64 @@ import { startQueueServices, type QueueServices } from './queue-services';
 export interface QueueCluster extends N8nWithPackage {
 	services: QueueServices;
 	workers: N8nInstance[];
-	/** Stops the workers, the main, then PostgreSQL and Redis; safe to call after a failed start. */
+	/** The `n8n webhook` processes: each receives production webhooks, as the main does. */
+	webhookProcesses: N8nInstance[];
+	/**
+	 * Stops the workers and webhook processes, the main, then PostgreSQL and Redis; safe to call
+	 * after a failed start.
+	 */
 	stop: () => Promise<void>;
 }
 
 /**
  * n8n's queue mode as a team runs it at scale, on this machine: PostgreSQL and Redis
- * (queue-services), one main (`n8n start`: editor, REST, webhooks, triggers and pollers) and
- * `workers` workers (`n8n worker`: the executions), each process with its own user folder and this
- * package installed there as a community package, all with the same encryption key.
+ * (queue-services), one main (`n8n start`: editor, REST, webhooks, triggers and pollers),
+ * `workers` workers (`n8n worker`: the executions) and `webhookProcesses` more webhook receivers
+ * (`n8n webhook`, which a load balancer would put beside the main), each process with its own user
+ * folder and this package installed there as a community package, all with the same encryption key.
  */
 export async function startQueueCluster(
-	options: N8nWithPackageOptions & { workers: number },
+	options: N8nWithPackageOptions & { workers: number; webhookProcesses: number },
 ): Promise<QueueCluster> {
 	const log = options.log ?? (() => {});
 	const services = await startQueueServices(join(options.workFolder, 'services'), log);
 	const workers: N8nInstance[] = [];
+	const webhookProcesses: N8nInstance[] = [];
 	let main: N8nWithPackage | undefined;
 	const stop = async () => {
-		await Promise.all(workers.map(async (worker) => await worker.stop()));
+		await Promise.all(
+			[...workers, ...webhookProcesses].map(async (instance) => await instance.stop()),
+		);
 		await main?.n8n.stop();
 		await services.stop();
 	};
+	const startProcess = async (
+		role: 'worker' | 'webhook',
+		index: number,
+		started: N8nInstance[],
+	) => {
+		const userFolder = join(options.workFolder, `${role}-${index}`);
+		mkdirSync(userFolder, { recursive: true });
+		await installAsCommunityPackage(main!.runtime, userFolder, main!.tarball);
+		const instance = new N8nInstance({
+			runtime: main!.runtime,
+			userFolder,
+			port: await freePort(),
+			owner: main!.n8n.owner,
+			env: { ...services.env, ...options.env },
+			role,
+		});
+		started.push(instance);
+		log(`Starting ${role} ${index} (on ${instance.baseUrl})…`);
+		await instance.start();
+	};
 	try {
 		main = await startN8nWithPackage({ ...options, env: { ...services.env, ...options.env } });
-		for (let index = 1; index <= options.workers; index++) {
-			const userFolder = join(options.workFolder, `worker-${index}`);
-			mkdirSync(userFolder, { recursive: true });
-			await installAsCommunityPackage(main.runtime, userFolder, main.tarball);
-			const worker = new N8nInstance({
-				runtime: main.runtime,
-				userFolder,
-				port: await freePort(),
-				owner: main.n8n.owner,
-				env: { ...services.env, ...options.env },
-				role: 'worker',
-			});
-			workers.push(worker);
-			log(`Starting worker ${index} (health check on ${worker.baseUrl})…`);
-			await worker.start();
-		}
-		return { ...main, services, workers, stop };
+		for (let index = 1; index <= options.workers; index++)
+			await startProcess('worker', index, workers);
+		for (let index = 1; index <= options.webhookProcesses; index++)
+			await startProcess('webhook', index, webhookProcesses);
+		return { ...main, services, workers, webhookProcesses, stop };
 	} catch (error) {
 		await stop();
 		throw error;

@@ -1,8 +1,8 @@
 /**
- * This package in n8n's queue mode, as teams run it at scale: PostgreSQL, Redis, one main and two
- * workers, each n8n process with the package installed as a community package
- * (scripts/e2e/queue-cluster.ts). Webhook executions run on the workers; the trigger polls on the
- * main; everything lives in PostgreSQL. Each scenario prints its figures (the summary reporter
+ * This package in n8n's queue mode, as teams run it at scale: PostgreSQL, Redis, one main, two
+ * workers and an `n8n webhook` process, each n8n process with the package installed as a community
+ * package (scripts/e2e/queue-cluster.ts). Webhook executions run on the workers; the trigger polls
+ * on the main; everything lives in PostgreSQL. Each scenario prints its figures (the summary reporter
  * shows them at the end).
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -13,6 +13,7 @@ import { runCommand, waitFor } from '../../scripts/e2e/processes';
 import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
+import { webhookTriggerUrl } from '../../scripts/e2e/workflow-files';
 import { e2eSuite } from '../e2e/suite';
 import { recordBurst, WEBHOOK_WORKFLOW, WebhookScenarios } from '../e2e/webhook-deliveries';
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
@@ -179,6 +180,7 @@ const { step } = e2eSuite({
 				WEBHOOK_WORKFLOW,
 			],
 			workers: 2,
+			webhookProcesses: 1,
 		});
 		const clientCredential = join(services.n8nOptions.workFolder, 'client-credential.json');
 		const { clientId, clientSecret } = fake.credentials;
@@ -204,11 +206,14 @@ const { step } = e2eSuite({
 	stop: async () => await cluster?.stop(),
 	logTails: () =>
 		cluster
-			? [cluster.n8n, ...cluster.workers]
-					.map(
-						(n8n, index) =>
-							`--- ${index === 0 ? 'main' : `worker ${index}`} (${n8n.logFile}) ---\n${n8n.logTail(25)}`,
-					)
+			? [
+					['main', cluster.n8n] as const,
+					...cluster.workers.map((worker, index) => [`worker ${index + 1}`, worker] as const),
+					...cluster.webhookProcesses.map(
+						(receiver, index) => [`webhook process ${index + 1}`, receiver] as const,
+					),
+				]
+					.map(([name, n8n]) => `--- ${name} (${n8n.logFile}) ---\n${n8n.logTail(25)}`)
 					.join('\n')
 			: undefined,
 	stopTimeoutMs: 120_000,
@@ -219,7 +224,7 @@ afterAll(() => {
 		process.stderr.write(`\n[queue] Figures\n${figures.map((line) => `  ${line}`).join('\n')}\n`);
 });
 
-describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
+describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook process', () => {
 	step(
 		'every process runs with the package installed, and the database is PostgreSQL',
 		async () => {
@@ -407,6 +412,20 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 		);
 
 		step(
+			'the same delivery posted to the main and to an `n8n webhook` process starts two executions, neither process knowing the other, and opens one ticket: the ticket endpoint folds the second by its idempotency_key',
+			async () => {
+				const first = await webhooks.deliverOnce(webhooks.productionUrl);
+
+				const [webhookProcess] = cluster.webhookProcesses;
+				await webhooks.deliverAgainUnremembered(
+					first,
+					webhookTriggerUrl(webhookProcess.baseUrl, WEBHOOK_WORKFLOW),
+				);
+			},
+			60_000,
+		);
+
+		step(
 			'the refused ones signed right, each delivered twice at once and once more, run once each',
 			async () => {
 				await webhooks.duplicates(refused ?? webhooks.newResponses(100), 180_000);
@@ -425,9 +444,9 @@ describe('queue mode: PostgreSQL, Redis, a main and two workers', () => {
 	);
 
 	step(
-		'made no connection to any host but this machine, from the main or a worker',
+		'made no connection to any host but this machine, from the main, a worker or the webhook process',
 		async () => {
-			for (const n8n of [cluster.n8n, ...cluster.workers])
+			for (const n8n of [cluster.n8n, ...cluster.workers, ...cluster.webhookProcesses])
 				expect({ log: n8n.outboundLogFile, connections: n8n.outboundConnections() }).toEqual({
 					log: n8n.outboundLogFile,
 					connections: [],
@@ -466,7 +485,9 @@ async function runTriggerScenario(): Promise<void> {
 			);
 		}
 	};
+	// The ticket endpoint opens one ticket per Idempotency-Key, however often it is sent.
 	const distinctTickets = () => new Set(tickets.tickets.map((ticket) => ticket.idempotencyKey));
+	const ticketPosts = () => tickets.requests.filter((request) => request.method === 'POST');
 	const waitForTickets = async (count: number, timeoutMs: number) =>
 		await waitFor(
 			`${count} distinct tickets`,
@@ -474,8 +495,7 @@ async function runTriggerScenario(): Promise<void> {
 			{
 				timeoutMs,
 				intervalMs: 500,
-				describe: () =>
-					`distinct tickets ${distinctTickets().size}, POSTs ${tickets.tickets.length}`,
+				describe: () => `distinct tickets ${distinctTickets().size}, POSTs ${ticketPosts().length}`,
 			},
 		);
 	tickets.clear();
@@ -538,10 +558,8 @@ async function runTriggerScenario(): Promise<void> {
 	await waitForTickets(3_000, 240_000);
 	await delay15();
 
-	const keys = tickets.tickets.map((ticket) => ticket.idempotencyKey);
-	expect([...distinctTickets()].sort()).toEqual(
-		created.map((id) => `wootric-response-${id}`).sort(),
-	);
+	const posts = ticketPosts().length;
+	expect([...distinctTickets()].sort()).toEqual(created.map((id) => `response:${id}`).sort());
 	const emitted = await emittedByTrigger();
 	const emittedIds = emitted.flat();
 	expect({
@@ -559,7 +577,7 @@ async function runTriggerScenario(): Promise<void> {
 	report(
 		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of 120, 200, 60), the main restarted between polls, ` +
 			`worker ${running + 1} killed at ${ticketsAtKill} tickets; the trigger emitted ${emittedIds.length} (${new Set(emittedIds).size} distinct) in ${emitted.length} executions; ` +
-			`tickets ${distinctTickets().size} distinct of ${keys.length} POSTs (${keys.length - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} (${status})`).join(', ')}); ` +
+			`tickets ${distinctTickets().size} distinct of ${posts} POSTs (${posts - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} (${status})`).join(', ')}); ` +
 			`cursor in PostgreSQL workflow_entity."staticData": complete ${cursor?.complete} (${cursor ? new Date(cursor.complete * 1000).toISOString() : '–'}), ` +
 			`${cursor?.recent.length ?? '–'} recent records kept`,
 	);

@@ -149,7 +149,7 @@ export function pagesOfResponses(id: string, path: string, credential: Credentia
 
 export const TRIGGER_NAME = 'New Response';
 
-/** Every new response → a ticket, with the response id as the ticket system's idempotency key. */
+/** Every new response → a ticket, with the item's idempotency_key as the ticket system's. */
 export function responsesToTickets(ticketUrl: string): WorkflowFile {
 	const pollTimes = {
 		item: [0, 15, 30, 45].map((second) => ({
@@ -170,7 +170,7 @@ export function responsesToTickets(ticketUrl: string): WorkflowFile {
 			url: ticketUrl,
 			sendHeaders: true,
 			headerParameters: {
-				parameters: [{ name: 'Idempotency-Key', value: '=wootric-response-{{ $json.id }}' }],
+				parameters: [{ name: 'Idempotency-Key', value: '={{ $json.idempotency_key }}' }],
 			},
 			sendBody: true,
 			bodyParameters: {

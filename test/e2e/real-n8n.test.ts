@@ -34,9 +34,12 @@ import { outputOf, RequestLog } from './helpers';
 import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
 import {
+	executionIdsOf,
+	executionsAfter,
 	postAll,
 	recordBurst,
-	responseCreated,
+	responseWebhook,
+	type DeliveredOnce,
 	WEBHOOK_TRIGGER_NAME,
 	WEBHOOK_WORKFLOW,
 	WebhookScenarios,
@@ -58,10 +61,9 @@ let requests: RequestLog;
  * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
  * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
  * its own: four custom crons a quarter-minute apart poll every 15 s. Only the tests do this; the
- * example polls every minute.
+ * examples poll every minute.
  */
 function quarterMinutePolls(workflow: WorkflowFile): WorkflowFile {
-	if (workflow.id !== DETRACTOR_WORKFLOW) return workflow;
 	const pollTimes = {
 		item: [0, 15, 30, 45].map((second) => ({
 			mode: 'custom',
@@ -673,13 +675,15 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 	);
 });
 
+/** The webhook scenarios, against this suite's one n8n. */
+const scenarios = new WebhookScenarios(() => ({
+	fake,
+	tickets,
+	receiver: demo.n8n,
+	rest: demo.rest,
+}));
+
 describe('"Wootric Webhook Trigger → ticket"', () => {
-	const scenarios = new WebhookScenarios(() => ({
-		fake,
-		tickets,
-		receiver: demo.n8n,
-		rest: demo.rest,
-	}));
 	/** Refused for their signature by one step, signed right by the next. */
 	let refused: SurveyResponse[] | undefined;
 
@@ -687,7 +691,7 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 		'"Listen for test event": a wrongly signed webhook at the Test URL is refused and listening goes on; a signed one runs the workflow by hand with its response, then the Test URL is gone',
 		async () => {
 			const [response] = scenarios.newResponses(1);
-			const delivery = responseCreated(fake, response);
+			const delivery = responseWebhook(fake, response);
 			const testUrl = webhookTriggerUrl(demo.n8n.baseUrl, WEBHOOK_WORKFLOW, 'test');
 			const earlier = new Set(
 				(await demo.rest.newestExecutions(WEBHOOK_WORKFLOW.id)).map((execution) => execution.id),
@@ -772,8 +776,338 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 	);
 });
 
+const example = (id: string) => {
+	const workflow = readWorkflows(EXAMPLES_FOLDER).find((candidate) => candidate.id === id);
+	if (!workflow) throw new Error(`examples/ has no workflow ${id}`);
+	return workflow;
+};
+const INSTANT_WORKFLOW = example('exDetractorNow');
+const SAFETY_NET_WORKFLOW = example('exDetractorNet');
+const COMMENTED_WORKFLOW = JSON.parse(
+	readFileSync(join(__dirname, 'workflows', 'commented-response-to-ticket.json'), 'utf8'),
+) as WorkflowFile;
+
+/** The ticket requests of a response: method, status and key of each, in order. */
+const ticketRequestsFor = (response: SurveyResponse) =>
+	tickets
+		.requestsFor(response.id)
+		.map(({ method, status, idempotencyKey }) => ({ method, status, idempotencyKey }));
+
+/** The ticket the examples open for a response (subject, requester, score…), with `comment`. */
+function exampleTicketFields(response: SurveyResponse, comment: string) {
+	const requester = fake.account.endUsers.get(response.endUserId)!.email;
+	return {
+		subject: `Detractor: ${requester} scored ${response.score}`,
+		requester,
+		score: response.score,
+		comment,
+		wootric_response_id: response.id,
+		wootric_end_user_id: response.endUserId,
+	};
+}
+
+/** A change's key: the response's id and its updated_at second (events.ts, idempotencyKey). */
+const updateKey = (response: SurveyResponse) =>
+	`responseUpdated:${response.id}:${new Date(response.updatedAt * 1000).toISOString().replace('.000Z', 'Z')}`;
+
+/**
+ * Publishes the instant example, and registers its Production URL for the fake's outgoing webhooks,
+ * as the account owner does on the Outgoing Webhooks page.
+ */
+async function publishInstantExample(): Promise<void> {
+	await demo.rest.activate(INSTANT_WORKFLOW.id);
+	fake.outgoingWebhooks.register({ url: scenarios.productionUrlOf(INSTANT_WORKFLOW) });
+}
+
+describe('"New detractor → ticket (instant)", Wootric sending its webhooks to it', () => {
+	afterAll(async () => {
+		fake.outgoingWebhooks.removeAll();
+		await demo?.rest.deactivate(INSTANT_WORKFLOW.id);
+	});
+
+	step(
+		'a detractor gets the ticket at the score; the comment written a minute later goes to that ticket, which carries it',
+		async () => {
+			await publishInstantExample();
+			const hank = createEndUser(fake.account, fake.store, 'hank@example.com');
+			// A minute apart by the service's clock: in the bodies' created_at, updated_at and timestamp.
+			fake.clock.advance(-60);
+			const scored = addResponse(fake.account, fake.store, {
+				endUserId: hank.id,
+				score: 3,
+				completed: false,
+			});
+			const opened = await waitFor(
+				'the ticket opened at the score',
+				() => tickets.forResponse(scored.id)[0],
+				{ timeoutMs: 30_000, describe: () => JSON.stringify(tickets.requestsFor(scored.id)) },
+			);
+			expect(opened.fields).toEqual(exampleTicketFields(scored, ''));
+
+			fake.clock.advance(60);
+			const comment = 'The export still times out';
+			changeResponse(fake.account, fake.store, scored.id, { text: comment, completed: true });
+			await waitFor('the comment on the ticket', () => opened.updates[0], {
+				timeoutMs: 30_000,
+				describe: () => JSON.stringify(tickets.requestsFor(scored.id)),
+			});
+			await fake.outgoingWebhooks.settled();
+
+			expect(tickets.forResponse(scored.id)).toEqual([
+				expect.objectContaining({
+					fields: exampleTicketFields(scored, comment),
+					updates: [expect.objectContaining({ fields: { comment, score: 3 } })],
+				}),
+			]);
+			expect(ticketRequestsFor(scored)).toEqual([
+				{ method: 'POST', status: 201, idempotencyKey: `response:${scored.id}` },
+				{ method: 'PATCH', status: 200, idempotencyKey: updateKey(scored) },
+			]);
+		},
+	);
+
+	step(
+		'an update that overtakes its creation finds the ticket: its PATCH is tried again until the POST has opened it',
+		async () => {
+			const before = await executionIdsOf(demo.rest, INSTANT_WORKFLOW.id);
+			fake.outgoingWebhooks.faults.inject({
+				event: 'response_created',
+				fault: { kind: 'delay', ms: 2_000 },
+			});
+			const ida = createEndUser(fake.account, fake.store, 'ida@example.com');
+			fake.clock.advance(-5);
+			const scored = addResponse(fake.account, fake.store, { endUserId: ida.id, score: 5 });
+			fake.clock.advance(5);
+			const comment = 'Nobody called back';
+			changeResponse(fake.account, fake.store, scored.id, { text: comment });
+
+			const [ticket] = await waitFor(
+				'the comment on the ticket',
+				() =>
+					tickets.forResponse(scored.id)[0]?.updates.length
+						? tickets.forResponse(scored.id)
+						: undefined,
+				{ timeoutMs: 30_000, describe: () => JSON.stringify(tickets.requestsFor(scored.id)) },
+			);
+			await fake.outgoingWebhooks.settled();
+
+			expect(ticket.fields).toEqual(exampleTicketFields(scored, comment));
+			const requests = ticketRequestsFor(scored);
+			const notYet = { method: 'PATCH', status: 404, idempotencyKey: updateKey(scored) };
+			expect(requests[0]).toEqual(notYet);
+			expect(requests.slice(1, -2)).toEqual(requests.slice(1, -2).map(() => notYet));
+			expect(requests.slice(-2)).toEqual([
+				{ method: 'POST', status: 201, idempotencyKey: `response:${scored.id}` },
+				{ method: 'PATCH', status: 200, idempotencyKey: updateKey(scored) },
+			]);
+			const started = await executionsAfter(demo.rest, INSTANT_WORKFLOW.id, before, 2);
+			expect(started.map((execution) => execution.status)).toEqual(['success', 'success']);
+		},
+	);
+});
+
+describe('across an n8n restart: the Webhook Trigger, and "New detractor → ticket (safety net)" beside the instant one', () => {
+	let repeated: DeliveredOnce;
+	/** Created ten minutes before the restart, with a comment. */
+	let oldCommented: SurveyResponse;
+	/** Scored before the restart, commented while n8n was down. */
+	let commentedWhileDown: SurveyResponse;
+	/** Scored, with a comment, while n8n was down. */
+	let scoredWhileDown: SurveyResponse;
+
+	afterAll(async () => {
+		fake.outgoingWebhooks.removeAll();
+		for (const workflow of [
+			WEBHOOK_WORKFLOW,
+			COMMENTED_WORKFLOW,
+			INSTANT_WORKFLOW,
+			SAFETY_NET_WORKFLOW,
+		])
+			await demo?.rest.deactivate(workflow.id);
+	});
+
+	step(
+		'before: a Response Created opens its ticket; an old response with a comment opens one through Only With a Comment; a detractor opens one through the instant example',
+		async () => {
+			for (const workflow of [WEBHOOK_WORKFLOW, COMMENTED_WORKFLOW, SAFETY_NET_WORKFLOW])
+				await demo.rest.activate(workflow.id);
+			await publishInstantExample();
+			repeated = await scenarios.deliverOnce(scenarios.productionUrl);
+
+			const user = createEndUser(fake.account, fake.store, 'old-timer@example.com');
+			const tenMinutesAgo = fake.clock.now() - 600;
+			oldCommented = addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: 9,
+				text: 'Great since the start',
+				createdAt: tenMinutesAgo,
+			});
+			const items = await scenarios.startsOne(
+				COMMENTED_WORKFLOW,
+				responseWebhook(fake, oldCommented, { sentAt: tenMinutesAgo + 2 }),
+			);
+			expect(items).toEqual([expect.objectContaining({ event: 'response', id: oldCommented.id })]);
+
+			// Just after a poll, so that the safety net first reads this response after its comment:
+			// as Response Created carrying the comment, which the ticket opened at the score must get.
+			await pollAnswered();
+			const jane = createEndUser(fake.account, fake.store, 'jane@example.com');
+			commentedWhileDown = addResponse(fake.account, fake.store, {
+				endUserId: jane.id,
+				score: 2,
+				completed: false,
+			});
+			await waitFor(
+				'the ticket opened at the score',
+				() => tickets.forResponse(commentedWhileDown.id)[0],
+				{ timeoutMs: 30_000 },
+			);
+		},
+	);
+
+	step(
+		'n8n restarts; while it is down a detractor comments and another scores: those webhooks are lost',
+		async () => {
+			await demo.n8n.stop();
+			// In a later second than the score, as in life: a first read cannot tell a change made in
+			// the second of creation from none.
+			await waitFor(
+				'the second after the score',
+				() => (fake.clock.now() > commentedWhileDown.createdAt ? true : undefined),
+				{ timeoutMs: 2_000, intervalMs: 100 },
+			);
+			changeResponse(fake.account, fake.store, commentedWhileDown.id, {
+				text: 'Still no invoice',
+				completed: true,
+			});
+			const kate = createEndUser(fake.account, fake.store, 'kate@example.com');
+			scoredWhileDown = addResponse(fake.account, fake.store, {
+				endUserId: kate.id,
+				score: 4,
+				text: 'Logged out every hour',
+			});
+			await fake.outgoingWebhooks.settled();
+			const lost = fake.outgoingWebhooks.deliveries.filter((delivery) =>
+				[commentedWhileDown.id, scoredWhileDown.id].includes(delivery.recordId),
+			);
+			expect(
+				lost.map(({ event, status, error }) => ({ event, status, lost: error !== undefined })),
+			).toEqual([
+				{ event: 'response_created', status: 200, lost: false },
+				{ event: 'response_updated', status: undefined, lost: true },
+				{ event: 'response_created', status: undefined, lost: true },
+			]);
+			await demo.n8n.start();
+			await demo.rest.login(OWNER.email, OWNER.password);
+		},
+	);
+
+	step(
+		'the repeat of a delivery from before the restart starts the workflow again, with the same idempotency_key, and the ticket endpoint folds it: one ticket',
+		async () => {
+			await scenarios.deliverAgainUnremembered(repeated, scenarios.productionUrl);
+		},
+	);
+
+	step(
+		'with Only With a Comment, the old response tagged after the restart is no Response Created: its update starts nothing',
+		async () => {
+			changeResponse(fake.account, fake.store, oldCommented.id, { tags: ['loyal'] });
+			const [fresh] = scenarios.newResponses(1, 10);
+
+			const answer = await scenarios.startsNothing(
+				COMMENTED_WORKFLOW,
+				responseWebhook(fake, oldCommented, { event: 'updated' }),
+				responseWebhook(fake, fresh),
+			);
+
+			expect(answer.status).toBe(200);
+			expect(tickets.forResponse(oldCommented.id)).toHaveLength(1);
+		},
+	);
+
+	step(
+		'a signed delivery replayed two hours after it was sent, older than Max Age, starts nothing and is answered 200 "Ignored: …"',
+		async () => {
+			const user = createEndUser(fake.account, fake.store, 'replayed@example.com');
+			const twoHoursAgo = fake.clock.now() - 7_200;
+			const captured = addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: 10,
+				text: 'Captured',
+				createdAt: twoHoursAgo,
+			});
+			const [fresh] = scenarios.newResponses(1, 10);
+
+			const answer = await scenarios.startsNothing(
+				WEBHOOK_WORKFLOW,
+				responseWebhook(fake, captured, { sentAt: twoHoursAgo + 3 }),
+				responseWebhook(fake, fresh),
+			);
+
+			expect(answer).toMatchObject({
+				status: 200,
+				message: expect.stringMatching(/^Ignored: sent at .*, older than Max Age \(60 minutes\)$/),
+			});
+			expect(tickets.forResponse(captured.id)).toEqual([]);
+		},
+	);
+
+	step(
+		'the safety net polls what the webhooks missed: the comment reaches the open ticket, the new detractor gets one; one ticket each, what both sent folded by its key',
+		async () => {
+			await waitFor(
+				'the safety net to add the comment and open the ticket',
+				() =>
+					tickets.forResponse(commentedWhileDown.id)[0]?.updates.length &&
+					tickets.forResponse(scoredWhileDown.id).length
+						? true
+						: undefined,
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () =>
+						JSON.stringify([commentedWhileDown, scoredWhileDown].map(ticketRequestsFor)),
+				},
+			);
+
+			expect(tickets.forResponse(commentedWhileDown.id)).toEqual([
+				expect.objectContaining({
+					fields: exampleTicketFields(commentedWhileDown, 'Still no invoice'),
+					// The safety net read it first with its comment, as Response Created: that item went
+					// both ways, folded where it opens and applied where it updates.
+					updates: [
+						expect.objectContaining({
+							fields: { comment: 'Still no invoice', score: 2 },
+							idempotencyKey: `response:${commentedWhileDown.id}`,
+						}),
+					],
+				}),
+			]);
+			expect(tickets.forResponse(scoredWhileDown.id)).toEqual([
+				expect.objectContaining({
+					fields: exampleTicketFields(scoredWhileDown, 'Logged out every hour'),
+					idempotencyKey: `response:${scoredWhileDown.id}`,
+				}),
+			]);
+			// The safety net sent the score the webhook had brought again: folded by its key.
+			expect(ticketRequestsFor(commentedWhileDown)).toContainEqual({
+				method: 'POST',
+				status: 200,
+				idempotencyKey: `response:${commentedWhileDown.id}`,
+			});
+		},
+		ONE_POLL_MS + 10_000,
+	);
+});
+
 /** Waits for a poll that started after now to be answered, and a moment for n8n to act on it. */
 async function oneMorePoll(): Promise<void> {
+	await pollAnswered();
+	await delay(3_000);
+}
+
+/** Waits for a poll that started after now to be answered. */
+async function pollAnswered(): Promise<void> {
 	const from = fake.requests.length;
 	await waitFor(
 		'one more poll',
@@ -785,7 +1119,6 @@ async function oneMorePoll(): Promise<void> {
 				: undefined,
 		{ timeoutMs: ONE_POLL_MS },
 	);
-	await delay(3_000);
 }
 
 /**

@@ -1,8 +1,9 @@
 /**
  * The Wootric Webhook Trigger in a real n8n, as both e2e suites drive it (one process and queue
  * mode): the workflow "Wootric Webhook Trigger → ticket" (workflows/webhook-to-ticket.json), Response
- * Created webhooks signed as Wootric signs them, all posted at once to its Production URL, and what
- * n8n made of them, read back from its executions list (REST) and from the ticket endpoint.
+ * Created webhooks signed as Wootric signs them, posted to its Production URL (all at once, or again
+ * where n8n cannot remember them), and what n8n made of them, read back from its executions list
+ * (REST) and from the ticket endpoint.
  */
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -13,12 +14,13 @@ import { ExecutionStatusList } from 'n8n-workflow';
 import type { N8nInstance } from '../../scripts/e2e/n8n-instance';
 import { REPO_ROOT } from '../../scripts/e2e/paths';
 import { waitFor } from '../../scripts/e2e/processes';
-import type { N8nRestClient } from '../../scripts/e2e/rest-client';
+import type { ExecutionSummary, N8nRestClient, RestExecution } from '../../scripts/e2e/rest-client';
 import type { Ticket, TicketServer } from '../../scripts/e2e/ticket-server';
 import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
+import { outputOf } from './helpers';
 
 // From the repository root: the bench reads it too, compiled into build-test/.
 export const WEBHOOK_WORKFLOW = JSON.parse(
@@ -59,11 +61,20 @@ export interface Answer {
 /** What the trigger answers to a delivery it received already (receive.ts). */
 const NOTHING_TO_START = 'Received; nothing to start';
 
-/** Response Created for a response of the fake, signed with the account's webhook secret. */
-export function responseCreated(fake: FakeWootric, response: SurveyResponse): Delivery {
-	const sentAt = fake.clock.now();
+/**
+ * Response Created (or Updated) for a response of the fake as it is now, sent at `sentAt` (UNIX
+ * seconds; default now by the fake's clock), signed with the account's webhook secret.
+ */
+export function responseWebhook(
+	fake: FakeWootric,
+	response: SurveyResponse,
+	{
+		event = 'created',
+		sentAt = fake.clock.now(),
+	}: { event?: 'created' | 'updated'; sentAt?: number } = {},
+): Delivery {
 	const { body, contentType } = encodeWebhook(
-		responsePayload(fake.account, response, 'created', sentAt),
+		responsePayload(fake.account, response, event, sentAt),
 		'form',
 	);
 	return {
@@ -206,6 +217,51 @@ interface ExecutionCounts {
 	succeeded: number;
 }
 
+/** A delivery `deliverOnce` made, for `deliverAgainUnremembered` to repeat. */
+export interface DeliveredOnce {
+	response: SurveyResponse;
+	delivery: Delivery;
+	/** The idempotency_key of its item. */
+	idempotencyKey: string;
+}
+
+/** The ids of a workflow's newest executions (up to 100), to tell the ones that come after. */
+export async function executionIdsOf(
+	rest: N8nRestClient,
+	workflowId: string,
+): Promise<Set<string>> {
+	return new Set((await rest.newestExecutions(workflowId)).map((execution) => execution.id));
+}
+
+/**
+ * Waits until `count` executions of the workflow that are not in `before` have ended; returns
+ * every such execution, oldest first, with its data.
+ */
+export async function executionsAfter(
+	rest: N8nRestClient,
+	workflowId: string,
+	before: Set<string>,
+	count: number,
+	timeoutMs = 60_000,
+): Promise<RestExecution[]> {
+	let ended: ExecutionSummary[] = [];
+	await waitFor(
+		`${count} new executions of workflow ${workflowId} to end`,
+		async () => {
+			const newer = (await rest.newestExecutions(workflowId)).filter(
+				(execution) => !before.has(execution.id),
+			);
+			ended = newer.filter(
+				(execution) => !['new', 'running', 'waiting'].includes(execution.status),
+			);
+			return ended.length >= count && ended.length === newer.length ? true : undefined;
+		},
+		{ timeoutMs, intervalMs: 500, describe: () => `Ended so far: ${JSON.stringify(ended)}` },
+	);
+	const oldestFirst = [...ended].sort((a, b) => Number(a.id) - Number(b.id));
+	return await Promise.all(oldestFirst.map(async ({ id }) => await rest.finishedExecution(id)));
+}
+
 /** A count the scenario checks, with what it counts, so that a failure says which. */
 const counted = (what: string, count: number) => ({ what, count });
 
@@ -220,11 +276,14 @@ export class WebhookScenarios {
 	constructor(private readonly target: () => WebhookTarget) {}
 
 	get productionUrl(): string {
-		return webhookTriggerUrl(this.target().receiver.baseUrl, WEBHOOK_WORKFLOW);
+		return this.productionUrlOf(WEBHOOK_WORKFLOW);
 	}
 
-	/** New responses in the fake from one new end user, scores 0–10 in turn. */
-	newResponses(count: number): SurveyResponse[] {
+	/**
+	 * New responses in the fake from one new end user, with a comment each, scores 0–10 in turn
+	 * unless `score` is given.
+	 */
+	newResponses(count: number, score?: number): SurveyResponse[] {
 		const { fake } = this.target();
 		const user = createEndUser(
 			fake.account,
@@ -234,7 +293,7 @@ export class WebhookScenarios {
 		return Array.from({ length: count }, (_, index) =>
 			addResponse(fake.account, fake.store, {
 				endUserId: user.id,
-				score: index % 11,
+				score: score ?? index % 11,
 				text: `Webhook ${index}`,
 			}),
 		);
@@ -330,7 +389,7 @@ export class WebhookScenarios {
 	 */
 	async burst(count: number, timeoutMs: number): Promise<BurstFigures> {
 		const responses = this.newResponses(count);
-		const deliveries = responses.map((response) => responseCreated(this.target().fake, response));
+		const deliveries = responses.map((response) => responseWebhook(this.target().fake, response));
 		const before = await this.executionCounts();
 
 		const answers = await postAll(this.productionUrl, deliveries);
@@ -398,7 +457,7 @@ export class WebhookScenarios {
 	async badSignatures(count: number): Promise<SurveyResponse[]> {
 		const responses = this.newResponses(count);
 		const deliveries = responses.map((response, index) =>
-			BAD_SIGNATURES[index % BAD_SIGNATURES.length](responseCreated(this.target().fake, response)),
+			BAD_SIGNATURES[index % BAD_SIGNATURES.length](responseWebhook(this.target().fake, response)),
 		);
 		const before = await this.executionCounts();
 
@@ -419,7 +478,7 @@ export class WebhookScenarios {
 	 * one execution and one ticket per response, the repeats answered "nothing to start".
 	 */
 	async duplicates(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
-		const deliveries = responses.map((response) => responseCreated(this.target().fake, response));
+		const deliveries = responses.map((response) => responseWebhook(this.target().fake, response));
 		const before = await this.executionCounts();
 
 		// Each delivery next to its copy: the two go out on two connections at the same moment.
@@ -443,6 +502,107 @@ export class WebhookScenarios {
 			Number(ticket.fields.wootric_response_id),
 		);
 		expect(ticketedIds.sort((a, b) => a - b)).toEqual(responses.map((response) => response.id));
+	}
+
+	/** A workflow's Production URL at the receiving n8n. */
+	productionUrlOf(workflow: WorkflowFile): string {
+		return webhookTriggerUrl(this.target().receiver.baseUrl, workflow);
+	}
+
+	/**
+	 * `delivery` posted to `url` (default: `workflow`'s Production URL): answered 200, it starts one
+	 * execution of `workflow`, which succeeds; returns the items its trigger emitted.
+	 */
+	async startsOne(
+		workflow: WorkflowFile,
+		delivery: Delivery,
+		url = this.productionUrlOf(workflow),
+	): Promise<Array<Record<string, unknown>>> {
+		const { rest } = this.target();
+		const before = await executionIdsOf(rest, workflow.id);
+
+		const [answer] = await postAll(url, [delivery]);
+
+		expect(answer).toMatchObject({
+			status: 200,
+			message: expect.not.stringContaining(NOTHING_TO_START),
+		});
+		const started = await executionsAfter(rest, workflow.id, before, 1);
+		expect(started.map((execution) => execution.status)).toEqual(['success']);
+		return outputOf(started[0], workflow.nodes[0].name);
+	}
+
+	/**
+	 * A new response's Response Created posted once to the webhook workflow at `url`: one
+	 * execution, whose item carries the key `response:<id>`, and one ticket opened with it.
+	 */
+	async deliverOnce(url: string): Promise<DeliveredOnce> {
+		const { fake, tickets } = this.target();
+		const [response] = this.newResponses(1, 10);
+		const delivery = responseWebhook(fake, response);
+
+		const items = await this.startsOne(WEBHOOK_WORKFLOW, delivery, url);
+
+		const idempotencyKey = `response:${response.id}`;
+		expect(items).toEqual([
+			expect.objectContaining({
+				event: 'response',
+				id: response.id,
+				idempotency_key: idempotencyKey,
+			}),
+		]);
+		expect(tickets.forResponse(response.id)).toEqual([expect.objectContaining({ idempotencyKey })]);
+		return { response, delivery, idempotencyKey };
+	}
+
+	/**
+	 * The delivery of `deliverOnce` posted again to `url`, where it is not remembered (n8n restarted
+	 * since, or another webhook process): it starts the workflow again, with the same
+	 * idempotency_key, and the ticket endpoint folds that POST into the one ticket.
+	 */
+	async deliverAgainUnremembered(first: DeliveredOnce, url: string): Promise<void> {
+		const { tickets } = this.target();
+
+		const items = await this.startsOne(WEBHOOK_WORKFLOW, first.delivery, url);
+
+		expect(items).toEqual([
+			expect.objectContaining({ id: first.response.id, idempotency_key: first.idempotencyKey }),
+		]);
+		expect(tickets.forResponse(first.response.id)).toHaveLength(1);
+		expect(
+			tickets
+				.requestsFor(first.response.id)
+				.map(({ method, status, idempotencyKey }) => ({ method, status, idempotencyKey })),
+		).toEqual([
+			{ method: 'POST', status: 201, idempotencyKey: first.idempotencyKey },
+			{ method: 'POST', status: 200, idempotencyKey: first.idempotencyKey },
+		]);
+	}
+
+	/**
+	 * `delivery` posted to `workflow`'s Production URL, then `fence`, a delivery that starts it.
+	 * n8n 1.x answers before it stores an execution, so that `delivery` started none shows only once
+	 * an execution started after it has ended: the fence's must be the one new execution. Returns
+	 * the answer to `delivery`.
+	 */
+	async startsNothing(
+		workflow: WorkflowFile,
+		delivery: Delivery,
+		fence: Delivery,
+	): Promise<Answer> {
+		const { rest } = this.target();
+		const url = this.productionUrlOf(workflow);
+		const before = await executionIdsOf(rest, workflow.id);
+
+		const [answer] = await postAll(url, [delivery]);
+		const [fenceAnswer] = await postAll(url, [fence]);
+
+		expect(fenceAnswer.status).toBe(200);
+		const started = await executionsAfter(rest, workflow.id, before, 1);
+		expect(started.map((execution) => outputOf(execution, workflow.nodes[0].name)[0].id)).toEqual([
+			fence.responseId,
+		]);
+		return answer;
 	}
 }
 
