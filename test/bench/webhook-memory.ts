@@ -17,7 +17,7 @@ import type {
 
 import { WootricWebhookTrigger } from '../../nodes/WootricWebhookTrigger/WootricWebhookTrigger.node';
 import { addResponse, createEndUser, FakeWootric } from '../fake';
-import { percentile, responseCreated, type Delivery } from '../e2e/webhook-deliveries';
+import { percentile, responseWebhook, type Delivery } from '../e2e/webhook-deliveries';
 import { collectGarbage, MiB } from './measure';
 
 /** The e2e's published trigger: every event, no filter, default options. */
@@ -107,7 +107,7 @@ export async function webhookMemory(count: number): Promise<WebhookMemoryFigures
 	const trigger = new WootricWebhookTrigger();
 	const staticData: IDataObject = {};
 	const deliver = async (id: number): Promise<{ ms: number; result: IWebhookResponseData }> => {
-		const delivery = responseCreated(fake, { ...template, id, score: id % 11, text: `#${id}` });
+		const delivery = responseWebhook(fake, { ...template, id, score: id % 11, text: `#${id}` });
 		const answer = new WebhookAnswer();
 		const context = webhookContext(delivery, answer, fake.credentials.webhookSecret, staticData);
 		const start = performance.now();

@@ -25,7 +25,7 @@ import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow
 import {
 	percentile,
 	postAll,
-	responseCreated,
+	responseWebhook,
 	WEBHOOK_WORKFLOW,
 	WebhookScenarios,
 } from '../e2e/webhook-deliveries';
@@ -168,8 +168,10 @@ export async function webhookSideBySide(
 	const fake = await new FakeWootric().listen();
 	/** Response id → when each ticket for it arrived (more than one would be a double ticket). */
 	const ticketed = new Map<number, number[]>();
-	const tickets = await new TicketServer((ticket) => {
-		const id = Number(ticket.fields.wootric_response_id);
+	const tickets = await new TicketServer((change) => {
+		// Every POST that arrived, one folded by its Idempotency-Key included.
+		if (change.kind === 'updated') return;
+		const id = Number(change.ticket.fields.wootric_response_id);
 		ticketed.set(id, [...(ticketed.get(id) ?? []), Date.now()]);
 	}).listen();
 	let n8n: N8nWithPackage | undefined;
@@ -207,7 +209,7 @@ export async function webhookSideBySide(
 		const post = async (side: Side, load: Load): Promise<LoadFigures> => {
 			const { workflow, url } = receivers[side];
 			const responses = scenarios.newResponses(load.deliveries);
-			const deliveries = responses.map((response) => responseCreated(fake, response));
+			const deliveries = responses.map((response) => responseWebhook(fake, response));
 			const cpuBefore = cpuMs(n8nPid);
 			const isolatesBefore = await isolatesAcquired(baseUrl);
 			const answers = await postAll(url, deliveries, load.connections);
