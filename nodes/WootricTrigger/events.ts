@@ -1,6 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { npsCategory, type NpsCategory } from '../Wootric/helpers/records';
+import { npsCategory, simplifyRecord, type NpsCategory } from '../Wootric/helpers/records';
 import { wootricSeconds, type ParamHash, type TimeField } from '../Wootric/transport';
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
@@ -85,6 +85,19 @@ export function idempotencyKey(event: EventName, record: IDataObject): string {
 	return second === undefined
 		? key
 		: `${key}:${new Date(second * 1000).toISOString().replace('.000Z', 'Z')}`;
+}
+
+/**
+ * The json of the item an event starts the workflow with, alike from both triggers: the event, its
+ * key, then the record (Simplify: with nps_category, times in ISO 8601 UTC).
+ */
+export function eventJson(
+	event: EventName,
+	record: IDataObject,
+	simplify: boolean,
+	key = idempotencyKey(event, record),
+): IDataObject {
+	return { event, idempotency_key: key, ...(simplify ? simplifyRecord(record) : record) };
 }
 
 /**

@@ -2,7 +2,6 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
-import { simplifyRecord } from '../Wootric/helpers/records';
 import {
 	IgnoredParametersError,
 	isNotFound,
@@ -29,7 +28,7 @@ import {
 	changedSinceCreated,
 	EVENTS,
 	eventQuery,
-	idempotencyKey,
+	eventJson,
 	isComplete,
 	matchesFilter,
 	STREAMS,
@@ -424,11 +423,7 @@ async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Fo
 
 function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
 	return found.map(({ event, record }) => ({
-		json: {
-			event,
-			idempotency_key: idempotencyKey(event, record),
-			...(settings.simplify ? simplifyRecord(record) : record),
-		},
+		json: eventJson(event, record, settings.simplify),
 	}));
 }
 

@@ -39,7 +39,6 @@ function prune(now: number): void {
  * and expired since is new again.
  */
 export function noteKey(node: string, key: string, expires: number, now: number): boolean {
-	prune(now);
 	const entry = entryKey(node, key);
 	const noted = entries.get(entry);
 	if (noted !== undefined && noted > now) return false;

@@ -16,9 +16,9 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { simplifyRecord } from '../Wootric/helpers/records';
 import { integerValue, invalid } from '../Wootric/helpers/validation';
 import {
+	eventJson,
 	hasComment,
 	idempotencyKey,
 	matchesFilter,
@@ -161,9 +161,9 @@ function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] 
 /**
  * n8n 2.x answers a webhook of responseMode onReceived once its execution is stored and queued, and
  * answers an error (500) when that fails; the service then delivers it again. The keys the delivery
- * noted are taken back out of the memory when the answer goes, so that the retry starts the workflow. (n8n 1.x answers
- * before it stores the execution, so there a failure to store it loses the event whatever the node
- * does.)
+ * noted are taken back out of the memory when the answer goes, so that the retry starts the
+ * workflow. (n8n 1.x answers before it stores the execution, so there a failure to store it loses
+ * the event whatever the node does.)
  */
 function forgetIfNotStarted(context: IWebhookFunctions, node: string, keys: string[]) {
 	const response = context.getResponseObject();
@@ -209,29 +209,15 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 	const expires = Math.max(now, sentAt) + settings.maxAgeMs;
 	// Every candidate is noted: a repeat of this delivery starts nothing, and one that completed a
 	// new response is not a Response Updated too.
-	const fresh = candidates(delivery, settings).filter((name) =>
-		noteKey(node, idempotencyKey(name, delivery.record), expires, now),
-	);
+	const fresh = candidates(delivery, settings)
+		.map((name) => [name, idempotencyKey(name, delivery.record)] as const)
+		.filter(([, key]) => noteKey(node, key, expires, now));
 	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
-	const [event] = fresh;
 	forgetIfNotStarted(
 		context,
 		node,
-		fresh.map((name) => idempotencyKey(name, delivery.record)),
+		fresh.map(([, key]) => key),
 	);
-	const key = idempotencyKey(event, delivery.record);
-	const { record } = delivery;
-	return {
-		workflowData: [
-			[
-				{
-					json: {
-						event,
-						idempotency_key: key,
-						...(settings.simplify ? simplifyRecord(record) : record),
-					},
-				},
-			],
-		],
-	};
+	const [[event, key]] = fresh;
+	return { workflowData: [[{ json: eventJson(event, delivery.record, settings.simplify, key) }]] };
 }
