@@ -231,6 +231,26 @@ describe('Wootric Webhook Trigger: idempotency keys, Max Age and the memory’s 
 	});
 
 	describe('what a process remembers lasts Max Age', () => {
+		it('with the service’s clock 5 minutes ahead of n8n’s, a delivery starts, and a replay of it is folded until Max Age after its sending, not only after its arrival', async () => {
+			const session = await start({ events: ['response'], options: { maxAgeMinutes: 10 } });
+			fake.clock.advance(5 * MINUTE);
+			const payload = created(response());
+			const first = await session.deliver(payload);
+
+			// 12 minutes after arriving, 7 after the sending by n8n's clock: young enough to pass Max Age.
+			advanceMinutes(12);
+			const replayed = await session.deliver(payload);
+			advanceMinutes(4);
+			const tooOld = await session.deliver(payload);
+
+			expect([first.text, replayed.text]).toEqual([
+				WORKFLOW_STARTED,
+				JSON.stringify(NOTHING_TO_START),
+			]);
+			expect(message(tooOld.text)).toMatch(/^Ignored: /);
+			expect(session.emitted).toHaveLength(1);
+		});
+
 		it('a repeat the service sends again (a fresh timestamp) within Max Age starts nothing; after it, it starts again with the same key', async () => {
 			const session = await start({ events: ['response'], options: { maxAgeMinutes: 10 } });
 			const stored = response();
