@@ -9,7 +9,7 @@ import path from 'node:path';
 
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
-import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/WootricTrigger/cursor';
+import { SETTLE_SECONDS, type StreamCursor } from '../../nodes/Wootric/polling/cursor';
 import {
 	addDecline,
 	addResponse,

@@ -15,7 +15,7 @@ import type {
 	IWorkflowMetadata,
 } from 'n8n-workflow';
 
-import { WootricWebhookTrigger } from '../../nodes/WootricWebhookTrigger/WootricWebhookTrigger.node';
+import { WootricWebhookTrigger } from '../../nodes/Wootric/WootricWebhookTrigger.node';
 import { addResponse, createEndUser, FakeWootric } from '../fake';
 import { percentile, responseWebhook, type Delivery } from '../e2e/webhook-deliveries';
 import { collectGarbage, MiB } from './measure';

@@ -8,7 +8,7 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
-import type { StreamCursor } from '../../nodes/WootricTrigger/cursor';
+import type { StreamCursor } from '../../nodes/Wootric/polling/cursor';
 import { runCommand, waitFor } from '../../scripts/e2e/processes';
 import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';

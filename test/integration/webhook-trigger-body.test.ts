@@ -14,7 +14,7 @@ import {
 	type WebhookPayload,
 } from '../fake/webhook-body';
 import type { Decline, EndUser, SurveyResponse } from '../fake/store';
-import { MAX_BODY_BYTES } from '../../nodes/WootricWebhookTrigger/delivery';
+import { MAX_BODY_BYTES } from '../../nodes/Wootric/webhook/delivery';
 import {
 	closeWebhookSessions,
 	post,

@@ -2,7 +2,7 @@ import { createHmac } from 'node:crypto';
 
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import { responsePayload, signWebhook } from '../fake/webhook-body';
-import { MAX_BODY_BYTES } from '../../nodes/WootricWebhookTrigger/delivery';
+import { MAX_BODY_BYTES } from '../../nodes/Wootric/webhook/delivery';
 import {
 	closeWebhookSessions,
 	post,

@@ -314,8 +314,8 @@ export function seededRandom(seed: number) {
 	};
 }
 
-/** The Wootric Trigger's cursor on one endpoint (see nodes/WootricTrigger/cursor.ts). */
-export type TriggerCursor = import('../../nodes/WootricTrigger/cursor').StreamCursor;
+/** The Wootric Trigger's cursor on one endpoint (see nodes/Wootric/polling/cursor.ts). */
+export type TriggerCursor = import('../../nodes/Wootric/polling/cursor').StreamCursor;
 
 /** The cursor a trigger session keeps for one endpoint in its static data. */
 export function cursorOf(session: TriggerSession, stream: 'responses' | 'declines'): TriggerCursor {

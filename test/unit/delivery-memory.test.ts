@@ -3,7 +3,7 @@ import {
 	forgetNode,
 	noteKey,
 	rememberedKeys,
-} from '../../nodes/WootricWebhookTrigger/deliveryMemory';
+} from '../../nodes/Wootric/webhook/deliveryMemory';
 
 /** The bound deliveryMemory.ts documents: keys in the process, over every node. */
 const MAX_ENTRIES = 100_000;

@@ -4,10 +4,12 @@ import * as ts from 'typescript';
 
 const REPO_ROOT = join(__dirname, '..', '..');
 
+const under = (folder: string) => (file: string) => file.startsWith(`nodes/Wootric/${folder}/`);
+
 /**
  * The package's layers, top to bottom: a file may import from its own layer and the ones below it,
- * so transport/ imports nothing from credentials/, helpers/, actions/ or methods/. A file belongs
- * to the first layer that holds it.
+ * so transport/ imports nothing from credentials/, helpers/, events/ or what the nodes do. A file
+ * belongs to the first layer that holds it.
  */
 const LAYERS: Array<{ name: string; holds: (file: string) => boolean }> = [
 	{
@@ -15,24 +17,27 @@ const LAYERS: Array<{ name: string; holds: (file: string) => boolean }> = [
 		holds: (file) => file.endsWith('.node.ts') || file.startsWith('credentials/'),
 	},
 	{
-		name: 'actions/, methods/ and the trigger',
+		name: 'actions/, methods/, polling/ and webhook/',
 		holds: (file) =>
-			[
-				'nodes/Wootric/actions/',
-				'nodes/Wootric/methods/',
-				'nodes/WootricTrigger/',
-				'nodes/WootricWebhookTrigger/',
-			].some((folder) => file.startsWith(folder)),
+			['actions', 'methods', 'polling', 'webhook'].some((folder) => under(folder)(file)),
 	},
-	{ name: 'helpers/', holds: (file) => file.startsWith('nodes/Wootric/helpers/') },
-	{ name: 'transport/', holds: (file) => file.startsWith('nodes/Wootric/transport/') },
+	{ name: 'events/', holds: under('events') },
+	{ name: 'helpers/', holds: under('helpers') },
+	{ name: 'transport/', holds: under('transport') },
 ];
 
 /**
- * Imports within a layer that the layering forbids: the editor's option lists do not reach into the
- * operations.
+ * Imports within a layer that the layering forbids: each node's own folder keeps to itself (the
+ * triggers share events/, the action node and the editor's option lists share helpers/), so the
+ * editor's option lists do not reach into the operations, nor one trigger into the other.
  */
-const FORBIDDEN_WITHIN_A_LAYER = [{ from: 'nodes/Wootric/methods/', to: 'nodes/Wootric/actions/' }];
+const SIBLINGS = ['actions', 'methods', 'polling', 'webhook'];
+const FORBIDDEN_WITHIN_A_LAYER = SIBLINGS.flatMap((from) =>
+	SIBLINGS.filter((to) => to !== from).map((to) => ({
+		from: `nodes/Wootric/${from}/`,
+		to: `nodes/Wootric/${to}/`,
+	})),
+);
 
 interface Import {
 	/** Where the import is: `nodes/…/x.ts:4`. */
@@ -143,7 +148,7 @@ describe('the import graph of nodes/ and credentials/', () => {
 		expect(cyclesOf(edges).map((cycle) => cycle.join(' → '))).toEqual([]);
 	});
 
-	it('imports nothing from a higher layer (node files and credentials/ → actions/, methods/, trigger → helpers/ → transport/)', () => {
+	it('imports nothing from a higher layer (node files and credentials/ → actions/, methods/, polling/, webhook/ → events/ → helpers/ → transport/)', () => {
 		const upward = imports
 			.filter(({ from, to }) => layerOf(to) < layerOf(from))
 			.map(
@@ -153,7 +158,7 @@ describe('the import graph of nodes/ and credentials/', () => {
 		expect(upward).toEqual([]);
 	});
 
-	it('keeps methods/ out of actions/', () => {
+	it('keeps actions/, methods/, polling/ and webhook/ out of each other', () => {
 		const across = imports
 			.filter(({ from, to }) =>
 				FORBIDDEN_WITHIN_A_LAYER.some(

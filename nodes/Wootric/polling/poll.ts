@@ -1,7 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
-import { integerValue, invalid, unixSeconds } from '../Wootric/helpers/validation';
+import { integerValue, invalid, unixSeconds } from '../helpers/validation';
 import {
 	IgnoredParametersError,
 	isNotFound,
@@ -11,7 +11,7 @@ import {
 	wootricSeconds,
 	type ListRequest,
 	type UnreadableRecords,
-} from '../Wootric/transport';
+} from '../transport';
 import {
 	advanceCursor,
 	isStreamCursor,
@@ -36,8 +36,8 @@ import {
 	type EventName,
 	type ResponseFilter,
 	type Stream,
-} from './events';
-import { readResponseFilter } from './responseFilter';
+} from '../events';
+import { readResponseFilter } from '../events/responseFilter';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;

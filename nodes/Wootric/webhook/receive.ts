@@ -16,7 +16,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import { integerValue, invalid } from '../Wootric/helpers/validation';
+import { integerValue, invalid } from '../helpers/validation';
 import {
 	eventJson,
 	hasComment,
@@ -24,8 +24,8 @@ import {
 	matchesFilter,
 	type EventName,
 	type ResponseFilter,
-} from '../WootricTrigger/events';
-import { readResponseFilter } from '../WootricTrigger/responseFilter';
+} from '../events';
+import { readResponseFilter } from '../events/responseFilter';
 import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
 import { forgetKey, forgetNode, noteKey } from './deliveryMemory';
 import { checkSignature } from './signature';

@@ -7,14 +7,14 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from '../WootricTrigger/responseFilter';
+import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './events/responseFilter';
 import {
 	DEFAULT_COMPLETE_AFTER_MINUTES,
 	DEFAULT_MAX_AGE_MINUTES,
 	forgetTestDeliveries,
 	receiveWebhook,
 	startReceiving,
-} from './receive';
+} from './webhook/receive';
 
 const SETUP_STEPS =
 	'To connect Wootric: 1) copy the Production URL above (n8n must be reachable from the internet: a public URL or a tunnel); 2) in Wootric, open Settings → Outgoing Webhooks, paste it and choose the events; 3) copy the secret token shown there into the Webhook Secret Token field of the "Wootric API" credential, then publish this workflow.';

@@ -6,8 +6,8 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { pollWootric } from './poll';
-import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './responseFilter';
+import { pollWootric } from './polling/poll';
+import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './events/responseFilter';
 
 export class WootricTrigger implements INodeType {
 	description: INodeTypeDescription = {

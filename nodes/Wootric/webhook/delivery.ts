@@ -1,8 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 import { jsonParse } from 'n8n-workflow';
 
-import { parseWootricDatetime } from '../Wootric/transport';
-import type { EventName } from '../WootricTrigger/events';
+import { parseWootricDatetime } from '../transport';
+import type { EventName } from '../events';
 
 /**
  * One webhook the service delivered, read into the record the API's lists return for it, so that

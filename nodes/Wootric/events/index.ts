@@ -1,7 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import { npsCategory, simplifyRecord, type NpsCategory } from '../Wootric/helpers/records';
-import { wootricSeconds, type ParamHash, type TimeField } from '../Wootric/transport';
+import { npsCategory, simplifyRecord, type NpsCategory } from '../helpers/records';
+import { wootricSeconds, type ParamHash, type TimeField } from '../transport';
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
 

@@ -1,8 +1,8 @@
 import type { IDataObject, INodeProperties } from 'n8n-workflow';
 
-import type { NpsCategory } from '../Wootric/helpers/records';
-import { integerValue, invalid, type ValueContext } from '../Wootric/helpers/validation';
-import type { ResponseFilter } from './events';
+import type { NpsCategory } from '../helpers/records';
+import { integerValue, invalid, type ValueContext } from '../helpers/validation';
+import type { ResponseFilter } from './index';
 
 /**
  * What both triggers, the polling one and the webhook one, show and read alike, so that a workflow
