@@ -7,7 +7,7 @@ set -euo pipefail
 if ! command -v chromium >/dev/null; then
 	echo "[chromium] installing chromium" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends chromium fonts-liberation fonts-dejavu-core >&2
+	apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends chromium fonts-liberation fonts-dejavu-core >&2
 fi
 command -v chromium

@@ -9,8 +9,8 @@ pg_bin() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1; }
 if [ -z "$(pg_bin)" ] || ! command -v redis-server >/dev/null; then
 	echo "[queue-services] installing postgresql and redis-server" >&2
 	export DEBIAN_FRONTEND=noninteractive
-	apt-get update -qq >&2
-	apt-get install -y -qq --no-install-recommends postgresql redis-server >&2
+	apt-get -o DPkg::Lock::Timeout=600 update -qq >&2
+	apt-get -o DPkg::Lock::Timeout=600 install -y -qq --no-install-recommends postgresql redis-server >&2
 fi
 # The packages start their own servers on install where an init system runs; these tests use their own.
 bin=$(pg_bin)

@@ -382,6 +382,8 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 		}));
 		/** Refused for their signature by one step, signed right by the next. */
 		let refused: SurveyResponse[] | undefined;
+		// Here, not in the last step: on the versions other than the pinned one some steps are skipped.
+		afterAll(async () => await cluster?.rest.deactivate(WEBHOOK_WORKFLOW.id));
 
 		step(
 			'1,000 signed webhooks posted at once to the main run as 1,000 executions on both workers, all succeed, and open one ticket per response',
@@ -429,7 +431,6 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 			'the refused ones signed right, each delivered twice at once and once more, run once each',
 			async () => {
 				await webhooks.duplicates(refused ?? webhooks.newResponses(100), 180_000);
-				await cluster.rest.deactivate(WEBHOOK_WORKFLOW.id);
 			},
 			5 * 60_000,
 		);

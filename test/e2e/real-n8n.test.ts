@@ -472,6 +472,9 @@ describe('credential test, through the REST API', () => {
 });
 
 describe('"New detractor → ticket" with the Wootric Trigger', () => {
+	// Here, not in the last step: on the versions other than the pinned one some steps are skipped.
+	afterAll(async () => await demo?.rest.deactivate(DETRACTOR_WORKFLOW));
+
 	step(
 		'run by hand (Fetch Test Event through the REST API), it takes the newest detractor with its end user and opens one ticket',
 		async () => {
@@ -669,7 +672,6 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 			).toEqual([whileDown[0].id]);
 			const ids = tickets.tickets.map((ticket) => ticket.fields.wootric_response_id);
 			expect(new Set(ids).size).toBe(ids.length);
-			await demo.rest.deactivate(DETRACTOR_WORKFLOW);
 		},
 		4 * ONE_POLL_MS,
 	);
@@ -684,6 +686,9 @@ const scenarios = new WebhookScenarios(() => ({
 }));
 
 describe('"Wootric Webhook Trigger → ticket"', () => {
+	// Here, not in the last step: on the versions other than the pinned one some steps are skipped.
+	afterAll(async () => await demo?.rest.deactivate(WEBHOOK_WORKFLOW.id));
+
 	/** Refused for their signature by one step, signed right by the next. */
 	let refused: SurveyResponse[] | undefined;
 
@@ -771,7 +776,6 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 		'published, the refused ones signed right, each delivered twice at once and once more, start one execution and open one ticket each',
 		async () => {
 			await scenarios.duplicates(refused ?? scenarios.newResponses(100), 120_000);
-			await demo.rest.deactivate(WEBHOOK_WORKFLOW.id);
 		},
 	);
 });
@@ -1286,48 +1290,54 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 });
 
 describe('a credential changed in the editor', () => {
-	it('the Test button fails for a wrong password though the credential holds a token', async () => {
-		await demo.n8n.execute('e2eAccount'); // a run stores the credential's tokens
-		const credential = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
-		credential.data.password = 'not-the-password';
+	step(
+		'the Test button fails for a wrong password though the credential holds a token',
+		async () => {
+			await demo.n8n.execute('e2eAccount'); // a run stores the credential's tokens
+			const credential = await demo.rest.credentialAsShown(SANDBOX_CREDENTIAL.id);
+			credential.data.password = 'not-the-password';
 
-		expect(await demo.rest.testCredential(credential)).toMatchObject({ status: 'Error' });
-	});
+			expect(await demo.rest.testCredential(credential)).toMatchObject({ status: 'Error' });
+		},
+	);
 
-	it("saved with a wrong password, a run fails at once with the sign-in's own message", async () => {
-		const tokenRequests = fake.requestsTo('/oauth/token').length;
-		await demo.rest.updateCredential({
-			...SANDBOX_CREDENTIAL,
-			data: {
-				...sandboxCredentialData(fake.baseUrl, fake.credentials),
-				password: 'not-the-password',
-			},
-		});
-		try {
-			const failure = await demo.n8n.execute('e2eAccount').then(
-				() => undefined,
-				(error: unknown) => error,
-			);
-
-			expect(failure).toBeInstanceOf(CliExecutionError);
-			expect((failure as CliExecutionError).execution.data.resultData.error?.message).toMatch(
-				/^Wootric refused the sign-in \(400/,
-			);
-			expect(
-				fake
-					.requestsTo('/oauth/token')
-					.slice(tokenRequests)
-					.map((request) => request.status),
-			).toEqual([400]);
-		} finally {
+	step(
+		"saved with a wrong password, a run fails at once with the sign-in's own message",
+		async () => {
+			const tokenRequests = fake.requestsTo('/oauth/token').length;
 			await demo.rest.updateCredential({
 				...SANDBOX_CREDENTIAL,
-				data: sandboxCredentialData(fake.baseUrl, fake.credentials),
+				data: {
+					...sandboxCredentialData(fake.baseUrl, fake.credentials),
+					password: 'not-the-password',
+				},
 			});
-		}
-	});
+			try {
+				const failure = await demo.n8n.execute('e2eAccount').then(
+					() => undefined,
+					(error: unknown) => error,
+				);
 
-	it("changed to another login, the credential reads that login's account", async () => {
+				expect(failure).toBeInstanceOf(CliExecutionError);
+				expect((failure as CliExecutionError).execution.data.resultData.error?.message).toMatch(
+					/^Wootric refused the sign-in \(400/,
+				);
+				expect(
+					fake
+						.requestsTo('/oauth/token')
+						.slice(tokenRequests)
+						.map((request) => request.status),
+				).toEqual([400]);
+			} finally {
+				await demo.rest.updateCredential({
+					...SANDBOX_CREDENTIAL,
+					data: sandboxCredentialData(fake.baseUrl, fake.credentials),
+				});
+			}
+		},
+	);
+
+	step("changed to another login, the credential reads that login's account", async () => {
 		const other = fake.store.addAccount({ token: 'NPS-0b0b0b0b' });
 		other.segments.push({ name: 'segment-of-the-other-account', dataType: 'string', createdAt: 0 });
 		fake.store.logins.push({

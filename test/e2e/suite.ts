@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import type { N8nWithPackageOptions } from '../../scripts/e2e/n8n-with-package';
 import { freePort } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { stepRuns, type E2eSuiteName } from '../../scripts/e2e/version-checks';
 import { FakeWootric, seedDemoData } from '../fake';
 
 /**
@@ -22,8 +23,11 @@ export interface E2eServices {
 }
 
 export interface E2eSuiteSetup {
-	/** Names the work folder and prefixes the log lines: "e2e", "queue". */
-	label: string;
+	/**
+	 * Names the work folder, prefixes the log lines, and is the suite's name in
+	 * scripts/e2e/version-checks.json.
+	 */
+	label: E2eSuiteName;
 	/** Starts n8n (one process or a cluster) for the services; runs once, in beforeAll. */
 	start: (services: E2eServices) => Promise<void>;
 	/** Stops what `start` started, also after a start that failed part way. */
@@ -37,7 +41,8 @@ export interface E2eSuiteSetup {
  * Registers the start-up and tear-down every e2e suite shares: beforeAll makes a work folder,
  * starts the fake Wootric API seeded with the demo data and the ticket endpoint, then `start`s n8n;
  * afterAll stops them all and removes the work folder, unless a step or the start failed (then it
- * is kept for a look). Returns `step`: it(), but a failure also shows the end of n8n's logs.
+ * is kept for a look). Returns `step`: it(), but a failure also shows the end of n8n's logs, and a
+ * step outside E2E_SCOPE is skipped (scripts/e2e/version-checks.ts).
  */
 export function e2eSuite(setup: E2eSuiteSetup) {
 	let workFolder: string | undefined;
@@ -80,7 +85,7 @@ export function e2eSuite(setup: E2eSuiteSetup) {
 	}, setup.stopTimeoutMs);
 
 	function step(name: string, body: () => Promise<void>, timeoutMs?: number): void {
-		it(
+		(stepRuns(setup.label, name) ? it : it.skip)(
 			name,
 			async () => {
 				try {

@@ -1,0 +1,32 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { REPO_ROOT } from './paths';
+
+export type E2eSuiteName = 'e2e' | 'queue' | 'browser';
+
+/** A step that also runs on the n8n versions other than the pinned one, and why. */
+export interface VersionCheck {
+	suite: E2eSuiteName;
+	/** The start of the step's name, as the test file writes it. */
+	step: string;
+	why: string;
+}
+
+export const VERSION_CHECKS_FILE = join(REPO_ROOT, 'scripts', 'e2e', 'version-checks.json');
+
+export const readVersionChecks = (): VersionCheck[] =>
+	(JSON.parse(readFileSync(VERSION_CHECKS_FILE, 'utf8')) as { checks: VersionCheck[] }).checks;
+
+/**
+ * Whether a step runs: every step does, unless E2E_SCOPE is `version-checks` (matrix.sh sets it for
+ * the versions other than the pinned one, which CI runs whole): then only the steps of
+ * version-checks.json, those whose outcome can differ by n8n version.
+ */
+export function stepRuns(suite: E2eSuiteName, step: string): boolean {
+	const scope = process.env.E2E_SCOPE ?? 'all';
+	if (scope === 'all') return true;
+	if (scope !== 'version-checks')
+		throw new Error(`E2E_SCOPE is '${scope}': 'all' (the default) or 'version-checks'`);
+	return readVersionChecks().some((check) => check.suite === suite && step.startsWith(check.step));
+}
