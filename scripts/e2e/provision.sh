@@ -4,7 +4,7 @@
 # The n8n version is E2E_N8N_VERSION, one of n8n-versions.json (default: its `pinned`).
 # n8n 2.40 needs Node 24 (this machine has 20). A plain install fails on native modules that download
 # prebuilt binaries, so n8n is installed with scripts off and sqlite3 is built from source against the
-# Node 24 headers (see ../shared/N8N-GUIDE.md).
+# Node 24 headers.
 #
 # Layout of the folder it prints:
 #   runtime/node_modules/node/bin/node     Node 24

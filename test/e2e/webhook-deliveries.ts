@@ -112,8 +112,9 @@ export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 
 
 /**
  * What the sender waits before each new try of a delivery n8n answered 5xx or did not answer, as an
- * at-least-once sender does (../shared/API-FACTS.md): a busy n8n answers 503 "Database is not ready!"
- * before the trigger sees the webhook, and n8n 2.x answers 500 when it could not store the execution.
+ * at-least-once sender does (Wootric is one: README, Instant trigger): a busy n8n answers 503
+ * "Database is not ready!" before the trigger sees the webhook, and n8n 2.x answers 500 when it could
+ * not store the execution.
  */
 const RETRY_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
 

@@ -1,5 +1,5 @@
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseDocument } from 'yaml';
@@ -70,10 +70,6 @@ const tagStep = indexOfStep(
 	(step) => (step.run ?? '').includes('GITHUB_REF_NAME'),
 	"checks the tag against package.json's version",
 );
-const sharedStep = indexOfStep(
-	(step) => (step.run ?? '').includes('../shared/$file'),
-	'requires the shared material',
-);
 
 /** Runs a step's script as GitHub's runner does (bash -e -o pipefail), in `cwd`. */
 function runStep(step: Step, cwd: string, env: Record<string, string> = {}) {
@@ -84,23 +80,16 @@ function runStep(step: Step, cwd: string, env: Record<string, string> = {}) {
 	});
 }
 
-/** Source files of the repository, outside node_modules and the build output. */
-function sourceFiles(folder: string): string[] {
-	return readdirSync(folder, { withFileTypes: true }).flatMap((entry) => {
-		const path = join(folder, entry.name);
-		if (entry.isDirectory())
-			return ['node_modules', 'dist', 'build-test', 'coverage'].includes(entry.name)
-				? []
-				: sourceFiles(path);
-		return /\.(ts|js|sh)$/.test(entry.name) ? [path] : [];
-	});
-}
-
 describe('the publish workflow', () => {
 	it('is valid YAML with one job on a GitHub-hosted Ubuntu runner', () => {
 		expect(jobs).toHaveLength(1);
 		expect(jobs[0]['runs-on']).toBe('ubuntu-latest');
 		expect(jobs[0].if).toBeUndefined();
+	});
+
+	it('checks out this repository only: the checks read nothing beside it', () => {
+		const checkouts = steps.filter((step) => step.uses?.startsWith('actions/checkout@'));
+		expect(checkouts).toEqual([{ uses: 'actions/checkout@v4' }]);
 	});
 
 	it('starts on pushed version tags only', () => {
@@ -188,53 +177,5 @@ describe('the publish workflow', () => {
 		} finally {
 			rmSync(folder, { recursive: true, force: true });
 		}
-	});
-
-	describe('the shared material beside the repository (../shared)', () => {
-		/** Every `../shared/…` file a test or script reads, as a path inside ../shared. */
-		const read = [
-			...new Set(
-				[...sourceFiles(join(REPO_ROOT, 'test')), ...sourceFiles(join(REPO_ROOT, 'scripts'))]
-					.filter((file) => file !== __filename)
-					.flatMap((file) =>
-						[
-							...readFileSync(file, 'utf8').matchAll(/['"`](?:\.\.\/)+shared\/([^'"`\s]+)['"`]/g),
-						].map((match) => match[1]),
-					),
-			),
-		];
-
-		it('is required, file by file, before the checks run', () => {
-			expect(read).toContain('spec/nps-service-api.md');
-			const required = (steps[sharedStep].run ?? '').match(/^\s*for file in (.+); do$/m)?.[1];
-			expect(required?.split(/\s+/).sort()).toEqual([...read].sort());
-			expect(sharedStep).toBeLessThan(ciStep);
-			expect(steps[sharedStep].if).toBeUndefined();
-		});
-
-		it('stops the job with an error when a file is missing, rather than skip a check', () => {
-			const base = mkdtempSync(join(tmpdir(), 'publish-workflow-'));
-			try {
-				const repo = join(base, 'repo');
-				mkdirSync(repo);
-				const missing = runStep(steps[sharedStep], repo);
-				expect(missing.status).toBe(1);
-				expect(missing.stdout).toContain('::error::../shared/spec/nps-service-api.md is missing');
-
-				// As the checkout step leaves it: inside the work tree, moved beside it.
-				for (const file of read) {
-					mkdirSync(join(repo, '.shared-material', file, '..'), { recursive: true });
-					writeFileSync(join(repo, '.shared-material', file), 'spec\n');
-				}
-				const present = runStep(steps[sharedStep], repo);
-				expect(present.stderr).toBe('');
-				expect(present.status).toBe(0);
-				expect(readdirSync(repo)).toEqual([]);
-				for (const file of read)
-					expect(readFileSync(join(base, 'shared', file), 'utf8')).toBe('spec\n');
-			} finally {
-				rmSync(base, { recursive: true, force: true });
-			}
-		});
 	});
 });
