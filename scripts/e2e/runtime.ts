@@ -60,7 +60,7 @@ export function isN8n1(runtime: N8nRuntime): boolean {
  * A module from n8n's node_modules (pure JS ones only: this process runs on the machine's Node).
  */
 export function requireFromN8n<T>(runtime: N8nRuntime, name: string): T {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- a module of the n8n install, at a path known at run time
 	return require(join(runtime.nodeModules, name)) as T;
 }
 

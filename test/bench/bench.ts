@@ -23,6 +23,7 @@ import {
 	loadOptionsContext,
 	parameterEvaluation,
 	REPO_ROOT,
+	requireBuilt,
 	runNode,
 	shownToUsers,
 	type RunNodeOptions,
@@ -387,10 +388,9 @@ async function readAheadCurve(
 	network: Network,
 	floorMs: number,
 ): Promise<CurvePoint[]> {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { listAll } = require(
-		path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/paging'),
-	) as typeof import('../../nodes/Wootric/transport/paging');
+	const { listAll } = requireBuilt<typeof import('../../nodes/Wootric/transport/paging')>(
+		'dist/nodes/Wootric/transport/paging',
+	);
 	return await withFake(async (fake) => {
 		seedResponses(fake, records);
 		const credential = new StoredCredential(fake);

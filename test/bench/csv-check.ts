@@ -1,8 +1,6 @@
-import path from 'node:path';
-
 import type { IExecuteFunctions, INode } from 'n8n-workflow';
 
-import { REPO_ROOT } from '../harness';
+import { requireBuilt } from '../harness';
 import { median } from './measure';
 
 /**
@@ -23,10 +21,7 @@ interface CsvHelpers {
  * on their own: the part of Send From CSV that happens before the first request.
  */
 export function timeCsvCheck(text: string, repeats: number): { parseMs: number; chunkMs: number } {
-	// eslint-disable-next-line @typescript-eslint/no-require-imports
-	const { parseSurveyCsv, csvChunks } = require(
-		path.join(REPO_ROOT, 'dist/nodes/Wootric/helpers/csv'),
-	) as CsvHelpers;
+	const { parseSurveyCsv, csvChunks } = requireBuilt<CsvHelpers>('dist/nodes/Wootric/helpers/csv');
 	// The helpers only ask the context for the node, to name it in an error.
 	const node: INode = {
 		id: 'bench',

@@ -1,6 +1,6 @@
 export { InMemoryCredentialsHelper } from './credentials-helper';
 export type { CredentialUpdate } from './credentials-helper';
-export { loadPackage, REPO_ROOT } from './package';
+export { loadPackage, REPO_ROOT, requireBuilt } from './package';
 export type { LoadedPackage } from './package';
 export type { NodeUnderTestOptions } from './node-under-test';
 export { runNode } from './run-node';

@@ -64,6 +64,15 @@ async function readPackage(directory: string): Promise<LoadedPackage> {
 	};
 }
 
+/**
+ * A built module of this package (dist/, as n8n runs it; build first), by its path from the
+ * repository root or an absolute one; typed as its source: `typeof import('../nodes/…')`.
+ */
+export function requireBuilt<Module>(builtPath: string): Module {
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- built JavaScript at a path known at run time
+	return require(resolve(REPO_ROOT, builtPath)) as Module;
+}
+
 function findPackageRoot(start: string): string {
 	for (let folder = start; folder !== dirname(folder); folder = dirname(folder)) {
 		if (existsSync(join(folder, 'package.json'))) return folder;

@@ -1,12 +1,9 @@
 import { ExecutionLifecycleHooks, HookContext, WebhookContext, WorkflowExecute } from 'n8n-core';
 import type {
-	ExecutionError,
 	INodeExecutionData,
 	IWebhookData,
 	IWebhookDescription,
-	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
-	Workflow,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
 } from 'n8n-workflow';
@@ -21,7 +18,6 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { parse as parseQueryString } from 'node:querystring';
 
 import { buildAdditionalData } from './additional-data';
 import type { InMemoryCredentialsHelper } from './credentials-helper';
@@ -38,7 +34,7 @@ type WebhookKind = 'production' | 'test';
 
 /**
  * How n8n serves each: URL prefix (N8N_ENDPOINT_WEBHOOK / _WEBHOOK_TEST), the mode of its requests,
- * the mode and activation its webhookMethods run in when it opens, and the hint of its 404.
+ * and the mode and activation its webhookMethods run in when it opens.
  */
 const KINDS: Record<
 	WebhookKind,
@@ -46,24 +42,17 @@ const KINDS: Record<
 		prefix: string;
 		mode: WorkflowExecuteMode;
 		opening: [WorkflowExecuteMode, WorkflowActivateMode];
-		notRegisteredHint: string;
 	}
 > = {
-	production: {
-		prefix: 'webhook',
-		mode: 'webhook',
-		opening: ['trigger', 'activate'],
-		notRegisteredHint:
-			"The workflow must be active for a production URL to run successfully. You can activate the workflow using the toggle in the top-right of the editor. Note that unlike test URL calls, production URL calls aren't shown on the canvas (only in the executions list)",
-	},
-	test: {
-		prefix: 'webhook-test',
-		mode: 'manual',
-		opening: ['manual', 'manual'],
-		notRegisteredHint:
-			"Click the 'Execute workflow' button on the canvas, then try again. (In test mode, the webhook only works for one call after you click this button)",
-	},
+	production: { prefix: 'webhook', mode: 'webhook', opening: ['trigger', 'activate'] },
+	test: { prefix: 'webhook-test', mode: 'manual', opening: ['manual', 'manual'] },
 };
+
+/**
+ * n8n 2.x's answer to a webhook that started an execution, for a node of responseMode onReceived
+ * that declares no responseData: webhook-helpers' default responseData, sent as text.
+ */
+const WORKFLOW_STARTED = 'firstEntryJson';
 
 /** n8n's answer when the node's webhook() throws (webhook-helpers' _privateGetWebhookErrorMessage). */
 const WEBHOOK_ERROR = 'Workflow Webhook Error: Workflow could not be started!';
@@ -74,13 +63,11 @@ const WEBHOOK_ERROR = 'Workflow Webhook Error: Workflow could not be started!';
  */
 const EXECUTION_NOT_STARTED = 'There was a problem executing the workflow';
 
-/** One execution a webhook started, as n8n records it. */
+/** One execution a webhook started. */
 export interface WebhookExecution {
 	mode: WorkflowExecuteMode;
 	/** The items the trigger handed the workflow (its first output). */
 	items: INodeExecutionData[];
-	/** The error the execution failed with. */
-	error?: ExecutionError;
 }
 
 export interface WebhookTrigger {
@@ -113,24 +100,15 @@ export interface WebhookTrigger {
 }
 
 /**
- * What n8n's request handling adds to a request, beyond what n8n-workflow declares on every
- * IncomingMessage (contentType, encoding, rawBody).
- */
-interface ParsedRequest extends IncomingMessage {
-	body?: unknown;
-	params: Record<string, string>;
-	query: Record<string, string>;
-}
-
-/**
- * Runs a webhook trigger node as n8n 2.x does, behind a real HTTP server on 127.0.0.1:
+ * Runs a webhook trigger node as n8n 2.x does, behind a real HTTP server on 127.0.0.1, for a node of
+ * responseMode onReceived that declares no responseCode or responseData (the Wootric Webhook
+ * Trigger; the e2e tests run it in a real n8n):
  * - opening a webhook (publishing, "Listen for test event") runs the node's webhookMethods in
  *   n8n-core's HookContext: checkExists, then create when it returned false
  *   (WebhookService.createWebhookIfNotExists); closing one (unpublishing, a listen that started an
  *   execution, an opening that failed) runs delete, in mode 'internal';
- * - each request is handled as LiveWebhooks / TestWebhooks and WebhookHelpers.executeWebhook do for
- *   responseMode 'onReceived': the raw body read into `req.rawBody` and parsed into `req.body`
- *   (parseBody, which answers 422 itself when JSON does not parse), a fresh Workflow, the node's
+ * - each request is handled as LiveWebhooks / TestWebhooks and WebhookHelpers.executeWebhook do: the
+ *   body read into `req.rawBody` (422 when JSON does not parse), a fresh Workflow, the node's
  *   webhook() in n8n-core's WebhookContext, then n8n's answer;
  * - the items of `workflowData` start an execution through n8n-core's WorkflowExecute, and n8n 2.x
  *   answers once it started (500 when it could not: failExecutionStarts). Unlike n8n, the answer
@@ -143,9 +121,10 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 	node.webhookId = randomUUID();
 	const nodeType = nodeTypes.getByNameAndVersion(node.type, node.typeVersion);
 	const description = nodeType.description.webhooks?.[0] as IWebhookDescription;
-	if (description.responseMode !== 'onReceived')
+	const { responseMode, responseCode, responseData } = description;
+	if (responseMode !== 'onReceived' || responseCode !== undefined || responseData !== undefined)
 		throw new UserError(
-			'The harness answers webhooks as n8n does for responseMode onReceived only',
+			'The harness answers webhooks as n8n does for responseMode onReceived, without responseCode or responseData',
 		);
 	const open = new Set<WebhookKind>();
 	const executions: WebhookExecution[] = [];
@@ -220,16 +199,11 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			}),
 		).processRunExecutionData(workflow);
 		const task = run.data.resultData.runData[node.name]?.[0];
-		return {
-			mode,
-			items: task?.data?.[NodeConnectionTypes.Main]?.[0] ?? [],
-			error: task?.error ?? run.data.resultData.error,
-		};
+		return { mode, items: task?.data?.[NodeConnectionTypes.Main]?.[0] ?? [] };
 	}
 
-	async function handle(request: ParsedRequest, response: ServerResponse): Promise<void> {
-		const url = new URL(request.url ?? '/', 'http://n8n');
-		const [, prefix, ...rest] = url.pathname.replace(/\/$/, '').split('/');
+	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+		const [, prefix, ...rest] = new URL(request.url ?? '/', 'http://n8n').pathname.split('/');
 		const requestPath = rest.join('/');
 		const kind = (Object.keys(KINDS) as WebhookKind[]).find(
 			(candidate) => KINDS[candidate].prefix === prefix,
@@ -238,22 +212,9 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			return send(response, 404, {
 				code: 404,
 				message: `The requested webhook "${request.method} ${requestPath}" is not registered.`,
-				...(kind ? { hint: KINDS[kind].notRegisteredHint } : {}),
 			});
-		if (request.method !== description.httpMethod)
-			return send(response, 404, {
-				code: 404,
-				message: `This webhook is not registered for ${request.method} requests. Did you mean to make a ${description.httpMethod as string} request?`,
-			});
-		request.params = {};
-		request.query = Object.fromEntries(url.searchParams);
-		const unparsable = await parseBody(request);
-		if (unparsable !== undefined)
-			return send(response, 422, {
-				code: 422,
-				message: 'Failed to parse request body',
-				hint: unparsable,
-			});
+		if (!(await readBody(request)))
+			return send(response, 422, { code: 422, message: 'Failed to parse request body' });
 
 		const { mode } = KINDS[kind];
 		const { workflow } = newWorkflow();
@@ -274,63 +235,19 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		const result = await (nodeType.webhook as NonNullable<typeof nodeType.webhook>).call(context);
 		recordShown({ result });
 		// The node wrote the answer itself.
-		const answered = result.noWebhookResponse === true;
-		if (result.workflowData === undefined) {
-			if (!answered)
-				send(
-					response,
-					responseCode(workflow, mode),
-					result.webhookResponse ?? { message: 'Webhook call received' },
-				);
-			return;
-		}
+		if (result.noWebhookResponse === true) return;
+		if (result.workflowData === undefined) return send(response, 200, result.webhookResponse);
 		if (failingStarts > 0) {
 			failingStarts--;
 			return send(response, 500, { code: 0, message: EXECUTION_NOT_STARTED });
 		}
 		executions.push(await execute(mode, result.workflowData));
-		if (!answered)
-			send(response, responseCode(workflow, mode), onReceivedBody(workflow, mode, result));
+		send(response, 200, WORKFLOW_STARTED);
 		if (kind === 'test') await closeWebhook(kind);
 	}
 
-	/** The description's responseCode, evaluated as n8n does (200 when the node declares none). */
-	function responseCode(workflow: Workflow, mode: WorkflowExecuteMode) {
-		return workflow.expression.getSimpleParameterValue(
-			node,
-			description.responseCode,
-			mode,
-			{},
-			undefined,
-			200,
-		) as number;
-	}
-
-	/**
-	 * webhook-helpers with webhook-on-received-response-extractor: the description's responseData,
-	 * which defaults to the text 'firstEntryJson' when the node declares none, wins over the node's
-	 * webhookResponse and over `{ message: 'Workflow was started' }`.
-	 */
-	function onReceivedBody(
-		workflow: Workflow,
-		mode: WorkflowExecuteMode,
-		result: IWebhookResponseData,
-	): unknown {
-		const responseData = workflow.expression.getComplexParameterValue(
-			node,
-			description.responseData,
-			mode,
-			{},
-			undefined,
-			'firstEntryJson',
-		);
-		if (responseData === 'noData') return undefined;
-		if (responseData) return responseData;
-		return result.webhookResponse ?? { message: 'Workflow was started' };
-	}
-
 	const server = createServer((request, response) => {
-		handle(request as ParsedRequest, response).catch((error: unknown) => {
+		handle(request, response).catch((error: unknown) => {
 			// n8n's answer to a webhook() that threw; n8n also records a failed execution, which the
 			// harness does not.
 			recordShown({ error });
@@ -357,41 +274,22 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 	};
 }
 
-const stripBom = (text: string) => (text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
-
-/** The content types n8n's parseBody reads into `req.body`; XML, which it parses too, is left out. */
-const BODY_PARSERS: Record<string, (text: string) => unknown> = {
-	'application/json': (text) => jsonParse(stripBom(text)),
-	'application/x-www-form-urlencoded': (text) =>
-		parseQueryString(stripBom(text), undefined, undefined, { maxKeys: 1000 }),
-	'text/plain': (text) => text,
-};
-
 /**
- * n8n's parseIncomingMessage and parseBody, which n8n runs before a version 1 node whatever the
- * content type: the body read whole into `rawBody` (except multipart, which n8n parses with
- * formidable and keeps no raw body of), then parsed into `body`. Returns the parse error n8n
- * answers 422 with.
+ * n8n's parseIncomingMessage and parseBody, run before the node: the body read whole into
+ * `rawBody`, and a JSON body parsed. False when it does not parse: n8n answers 422.
  */
-async function parseBody(request: ParsedRequest): Promise<string | undefined> {
-	const [type, ...parameters] = (request.headers['content-type'] ?? '').split(';');
-	const charset = parameters
-		.map((parameter) => parameter.trim().split('='))
-		.find(([name]) => name.toLowerCase() === 'charset')?.[1];
-	if (type !== '') request.contentType = type.toLowerCase();
-	request.encoding = (charset ?? 'utf-8').toLowerCase() as BufferEncoding;
+async function readBody(request: IncomingMessage): Promise<boolean> {
 	const chunks: Buffer[] = [];
 	for await (const chunk of request) chunks.push(chunk as Buffer);
-	if (request.contentType?.startsWith('multipart/')) return undefined;
 	request.rawBody = Buffer.concat(chunks);
-	const parser = BODY_PARSERS[request.contentType ?? ''];
-	if (parser === undefined || request.rawBody.length === 0) return undefined;
+	const type = (request.headers['content-type'] ?? '').split(';')[0].trim().toLowerCase();
+	if (type !== 'application/json' || request.rawBody.length === 0) return true;
 	try {
-		request.body = parser(request.rawBody.toString(request.encoding));
-	} catch (error) {
-		return (error as Error).message;
+		jsonParse(request.rawBody.toString('utf8'));
+		return true;
+	} catch {
+		return false;
 	}
-	return undefined;
 }
 
 /** As Express's res.send (a string, as HTML) and res.json (anything else) answer. */

@@ -124,10 +124,7 @@ describe('Wootric API credential', () => {
 	});
 
 	it.each([
-		[
-			'another login',
-			(_fake: FakeWootric) => ({ email: 'second@example.com', password: 'second password' }),
-		],
+		['another login', () => ({ email: 'second@example.com', password: 'second password' })],
 		[
 			'another account token',
 			(fake: FakeWootric) => ({ accountToken: fake.store.logins[0].accountTokens[1] }),

@@ -1,15 +1,12 @@
-import path from 'node:path';
-
 import type { ICredentialDataDecryptedObject } from 'n8n-workflow';
 
-import { credentialTestBaseUrl, REPO_ROOT } from '../harness';
+import { credentialTestBaseUrl, requireBuilt } from '../harness';
 
 // The built transport the nodes run with, as the credential test's expression is the built
 // credential's.
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const { wootricBaseUrl } = require(
-	path.join(REPO_ROOT, 'dist/nodes/Wootric/transport/signIn'),
-) as typeof import('../../nodes/Wootric/transport/signIn');
+const { wootricBaseUrl } = requireBuilt<typeof import('../../nodes/Wootric/transport/signIn')>(
+	'dist/nodes/Wootric/transport/signIn',
+);
 
 /**
  * The credential test's `baseURL` is an n8n expression generated from the region table that

@@ -24,6 +24,7 @@ function packedFiles(): string[] {
  */
 function iconFiles(builtFile: string): string[] {
 	const className = path.basename(builtFile).split('.')[0];
+	// eslint-disable-next-line @typescript-eslint/no-require-imports -- built JavaScript at a path known at run time; this test loads nothing of the harness
 	const Type = require(path.join(root, builtFile))[className] as new () => {
 		icon?: unknown;
 		description?: { icon?: unknown };

@@ -6,6 +6,7 @@ import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import {
 	replaceContents,
 	REPO_ROOT,
+	requireBuilt,
 	runNode,
 	runPoll,
 	type InMemoryCredentialsHelper,
@@ -23,9 +24,8 @@ type Defaults = typeof import('../../nodes/Wootric/transport/defaults');
  * How the built node reads lists: how many pages of a list may be on their way at once. Request
  * bounds are read from it.
  */
-// eslint-disable-next-line @typescript-eslint/no-require-imports
 export const listReading = Object.freeze({
-	pagesInFlight: (require(DEFAULTS_MODULE) as Defaults).DEFAULT_PAGES_IN_FLIGHT,
+	pagesInFlight: requireBuilt<Defaults>(DEFAULTS_MODULE).DEFAULT_PAGES_IN_FLIGHT,
 });
 
 /**

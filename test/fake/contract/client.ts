@@ -6,6 +6,7 @@ export interface RawReply {
 	status: number;
 	headers: Record<string, string | string[] | undefined>;
 	/** Parsed JSON, or undefined for an empty body. */
+	// eslint-disable-next-line @typescript-eslint/no-explicit-any -- contract tests read the service's JSON as it came; expect() checks its shape
 	body: any;
 	text: string;
 }
