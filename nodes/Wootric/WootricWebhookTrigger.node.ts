@@ -8,6 +8,7 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './events/responseFilter';
+import { optionsCollection } from './helpers/fields';
 import {
 	DEFAULT_COMPLETE_AFTER_MINUTES,
 	DEFAULT_MAX_AGE_MINUTES,
@@ -78,34 +79,27 @@ export class WootricWebhookTrigger implements INodeType {
 					'Each item says which event it is in its "event" field, as the polling Wootric Trigger does. Choose the same events in Wootric.',
 			},
 			RESPONSE_FILTERS,
-			{
-				displayName: 'Options',
-				name: 'options',
-				type: 'collection',
-				placeholder: 'Add Option',
-				default: {},
-				options: [
-					{
-						displayName: 'Max Age (Minutes)',
-						name: 'maxAgeMinutes',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 7 * 24 * 60 },
-						default: DEFAULT_MAX_AGE_MINUTES,
-						description:
-							'A webhook Wootric sent longer ago than this (its signed timestamp) starts nothing: a replay of a captured one, or a retry after n8n was down that long (the polling Wootric Trigger catches those). Repeats within this time start the workflow once per n8n process.',
-					},
-					SIMPLIFY_OPTION,
-					{
-						displayName: 'Treat as Complete After (Minutes)',
-						name: 'completeAfterMinutes',
-						type: 'number',
-						typeOptions: { minValue: 1, maxValue: 24 * 60 },
-						default: DEFAULT_COMPLETE_AFTER_MINUTES,
-						description:
-							'With Only With a Comment and Response Created: a comment given within this time after the score makes the response a Response Created; a later one is a Response Updated',
-					},
-				],
-			},
+			optionsCollection([
+				{
+					displayName: 'Max Age (Minutes)',
+					name: 'maxAgeMinutes',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 7 * 24 * 60 },
+					default: DEFAULT_MAX_AGE_MINUTES,
+					description:
+						'A webhook Wootric sent longer ago than this (its signed timestamp) starts nothing: a replay of a captured one, or a retry after n8n was down that long (the polling Wootric Trigger catches those). Repeats within this time start the workflow once per n8n process.',
+				},
+				SIMPLIFY_OPTION,
+				{
+					displayName: 'Treat as Complete After (Minutes)',
+					name: 'completeAfterMinutes',
+					type: 'number',
+					typeOptions: { minValue: 1, maxValue: 24 * 60 },
+					default: DEFAULT_COMPLETE_AFTER_MINUTES,
+					description:
+						'With Only With a Comment and Response Created: a comment given within this time after the score makes the response a Response Created; a later one is a Response Updated',
+				},
+			]),
 		],
 	};
 

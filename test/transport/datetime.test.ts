@@ -1,7 +1,6 @@
 import { parseSerializedProperties } from '../../nodes/Wootric/helpers/properties';
 import { normalizeDatetimes } from '../../nodes/Wootric/helpers/records';
 import { parseWootricDatetime, wootricSeconds } from '../../nodes/Wootric/transport/datetime';
-import { endpointKey } from '../../nodes/Wootric/transport/rateLimits';
 
 describe('the service’s datetime forms', () => {
 	it.each([
@@ -60,17 +59,5 @@ describe('serialized properties in end-user write bodies', () => {
 		expect(parseSerializedProperties({ properties: 'not a hash' })).toEqual({
 			properties: 'not a hash',
 		});
-	});
-});
-
-describe('rate-limit endpoint keys', () => {
-	it.each([
-		['GET', '/v1/end_users', 'GET /v1/end_users'],
-		['GET', '/v1/end_users/123/responses/promoters', 'GET /v1/end_users/:id/responses/promoters'],
-		['GET', '/v1/end_users/ada@example.com', 'GET /v1/end_users/:id'],
-		['GET', '/v1/end_users/phone_number/+15550100', 'GET /v1/end_users/phone_number/:id'],
-		['PUT', '/v1/declines/9', 'PUT /v1/declines/:id'],
-	])('%s %s → %s', (method, path, key) => {
-		expect(endpointKey(method, path)).toBe(key);
 	});
 });

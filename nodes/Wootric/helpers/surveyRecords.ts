@@ -5,9 +5,11 @@ import { endUserFields, readEndUserId } from './endUsers';
 import { DECLINE_SHAPE, RESPONSE_SHAPE } from './records';
 import {
 	endUserPropertiesFields,
+	filtersCollection,
 	listOptionsCollections,
 	readLimit,
 	readTimeFilters,
+	returnAllFields,
 	shownWhen,
 } from './fields';
 import { readRecordOutput, toolOutputFields } from './output';
@@ -49,7 +51,7 @@ export function historicalPropertiesFields(record: 'response' | 'decline'): INod
 }
 
 /** "Responses Of" / "Declines Of": everyone's records, or one end user's. */
-export function listScopeFields(records: 'Responses' | 'Declines'): INodeProperties[] {
+function listScopeFields(records: 'Responses' | 'Declines'): INodeProperties[] {
 	return [
 		{
 			displayName: `${records} Of`,
@@ -78,7 +80,7 @@ export function listScopeFields(records: 'Responses' | 'Declines'): INodePropert
 const SHAPES = { responses: RESPONSE_SHAPE, declines: DECLINE_SHAPE };
 
 /** The Options of Get Many responses or declines, and as an agent's tool their Output. */
-export const listOutputFields = (records: 'responses' | 'declines'): INodeProperties[] => [
+const listOutputFields = (records: 'responses' | 'declines'): INodeProperties[] => [
 	...listOptionsCollections([
 		{
 			displayName: 'Order',
@@ -113,9 +115,23 @@ export interface SurveyRecordList {
 }
 
 /**
- * The fields set with listScopeFields, returnAllFields, filtersCollection and listOutputFields,
- * validated.
+ * The fields of Get Many responses or declines: whose records, then `beforeReturnAll` (Response's
+ * Category), Return All and Limit, the filters with `filters` added, and the output.
  */
+export function getManyFields(
+	records: 'responses' | 'declines',
+	extra: { beforeReturnAll?: INodeProperties[]; filters?: INodeProperties[] } = {},
+): INodeProperties[] {
+	return [
+		...listScopeFields(records === 'responses' ? 'Responses' : 'Declines'),
+		...(extra.beforeReturnAll ?? []),
+		...returnAllFields,
+		filtersCollection(extra.filters),
+		...listOutputFields(records),
+	];
+}
+
+/** The fields set with getManyFields, validated. */
 export function readSurveyRecordList(
 	context: IExecuteFunctions,
 	itemIndex: number,

@@ -109,6 +109,16 @@ interface StreamRead {
  */
 type Reading = 'updated' | 'created';
 
+/** What one poll reads one endpoint with (readStream, readAlong). */
+interface StreamPoll {
+	context: IPollFunctions;
+	stream: Stream;
+	cursor: StreamCursor;
+	settings: TriggerSettings;
+	/** Past it (ms since the epoch), the poll reads no further. */
+	deadline: number;
+}
+
 /**
  * The records of one endpoint stored or changed since its cursor, sorted into the watched events,
  * and the cursor after them (see cursor.ts). Read along updated_at; where Wootric ignores that
@@ -116,18 +126,12 @@ type Reading = 'updated' | 'created';
  * straight there, unless Updated Response or Wait Until Complete need the changes: then the poll
  * fails with what Wootric ignored.
  */
-async function readStream(
-	context: IPollFunctions,
-	stream: Stream,
-	cursor: StreamCursor,
-	settings: TriggerSettings,
-	deadline: number,
-): Promise<StreamRead> {
+async function readStream(poll: StreamPoll): Promise<StreamRead> {
+	const { context, stream, cursor, settings } = poll;
 	const needsChanges =
 		stream === 'responses' &&
 		(settings.events.includes('responseUpdated') || settings.completeAfterSeconds !== undefined);
-	const read = (reading: Reading) =>
-		readAlong(reading, context, stream, cursor, settings, deadline);
+	const read = (reading: Reading) => readAlong(reading, poll);
 	if (cursor.by === 'created' && !needsChanges) return await read('created');
 	const alongUpdated = await read('updated').catch(refusal);
 	if (!(alongUpdated instanceof IgnoredParametersError)) return alongUpdated;
@@ -158,11 +162,7 @@ function refusal(error: unknown): IgnoredParametersError {
  */
 async function readAlong(
 	reading: Reading,
-	context: IPollFunctions,
-	stream: Stream,
-	cursor: StreamCursor,
-	settings: TriggerSettings,
-	deadline: number,
+	{ context, stream, cursor, settings, deadline }: StreamPoll,
 ): Promise<StreamRead> {
 	const { path, newEvent } = STREAMS[stream];
 	const byCreated = reading === 'created';
@@ -546,7 +546,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
 				return;
 			}
-			const result = await readStream(context, stream, cursor, settings, deadline);
+			const result = await readStream({ context, stream, cursor, settings, deadline });
 			cursors[stream] = result.cursor;
 			found.push(...result.found);
 			unreadable.push(...result.unreadable);

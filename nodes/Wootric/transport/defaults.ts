@@ -1,6 +1,7 @@
 /**
- * The transport's defaults, frozen. wootricRequest and listAll take other values as options; the
- * product passes none.
+ * The transport's settings, frozen. Tests shorten the retry waits by replacing this module
+ * (useFastRetries in test/support/wootric.ts); the bench reads lists with other pages in flight
+ * (ListOptions).
  */
 
 /** How one request is retried (see nextStep). */

@@ -1,6 +1,7 @@
 import type { INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
+import { MAX_RATE_LIMIT_WAIT_SECONDS } from './rateLimits';
 import { networkProblem, SIGN_IN_CONTEXT } from './signIn';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
@@ -136,7 +137,6 @@ export interface FailedRequest {
 	attempts: number;
 	/** Set when the request could have taken effect and so was not repeated. */
 	notRetriedPost?: boolean;
-	rateLimitWaitSeconds?: number;
 }
 
 const POST_NOT_RETRIED =
@@ -184,7 +184,7 @@ export function toNodeApiError(
 			"This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.";
 	} else if (status === 429) {
 		message = `Wootric's rate limit was reached for ${call}`;
-		hint = `It did not reset within the ${request.rateLimitWaitSeconds} s this node waits for it. Run the workflow again later.`;
+		hint = `It did not reset within the ${MAX_RATE_LIMIT_WAIT_SECONDS} s this node waits for it. Run the workflow again later.`;
 	} else if (status >= 500) {
 		message = `Wootric had a server error (${status}) on ${call}`;
 	} else {

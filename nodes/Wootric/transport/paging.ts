@@ -2,7 +2,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { wootricSeconds } from './datetime';
-import { DEFAULT_PAGES_IN_FLIGHT, type RetryPolicy } from './defaults';
+import { DEFAULT_PAGES_IN_FLIGHT } from './defaults';
 import type { ParamHash } from './encoding';
 import { canSendAhead, wootricRequest, type WootricContext } from './request';
 
@@ -75,12 +75,14 @@ export interface ListRequest {
 	onServiceTime?: (unixSeconds: number) => void;
 }
 
-/** What a caller may set of how a list is read; unset, the defaults (defaults.ts). */
+/** How a list is read; unset, the defaults (defaults.ts). */
 export interface ListOptions {
-	/** How many pages of the list may be on their way at once. */
+	/**
+	 * How many pages of the list may be on their way at once. Only the bench sets it: its read-ahead
+	 * curve (test/bench/bench.ts) reads with 1, 2, 4 and 8, the values DEFAULT_PAGES_IN_FLIGHT was
+	 * chosen from.
+	 */
 	pagesInFlight?: number;
-	/** How each page's request is retried. */
-	retry?: RetryPolicy;
 }
 
 /** One listing's progress, shared by the windows it reads. */
@@ -299,27 +301,23 @@ async function* readWindow(
 	const { firstPage = 1, until, readAhead = true } = options;
 	const { context, request, options: listOptions } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
-		await wootricRequest(
-			context,
-			{
-				method: 'GET',
-				path: request.path,
-				query: {
-					updated: ranges.updated,
-					...request.query,
-					created: ranges.created,
-					sort_key: sort.key,
-					sort_order: sort.order,
-					page,
-					per_page: PER_PAGE,
-				},
-				subject: request.subject,
-				itemIndex: request.itemIndex,
-				once,
-				onServiceTime: request.onServiceTime,
+		await wootricRequest(context, {
+			method: 'GET',
+			path: request.path,
+			query: {
+				updated: ranges.updated,
+				...request.query,
+				created: ranges.created,
+				sort_key: sort.key,
+				sort_order: sort.order,
+				page,
+				per_page: PER_PAGE,
 			},
-			{ retry: listOptions.retry },
-		);
+			subject: request.subject,
+			itemIndex: request.itemIndex,
+			once,
+			onServiceTime: request.onServiceTime,
+		});
 	// Pages ahead: as many more as full pages were read so far, up to the pages in flight (so a short
 	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on
 	// their way cannot reach the limit, and the rate limit leaves room for one more. The count

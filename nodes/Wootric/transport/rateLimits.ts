@@ -5,32 +5,71 @@ import { sleep } from 'n8n-workflow';
  */
 export const MAX_RATE_LIMIT_WAIT_SECONDS = 90;
 
-const PATH_WORDS = new Set([
-	'v1',
-	'end_users',
-	'responses',
-	'declines',
-	'settings',
-	'export',
-	'promoters',
-	'passives',
-	'detractors',
-	'phone_number',
-	'nps_summary',
-	'segments',
-	'survey_templates',
-	'email_survey',
-	'email_survey_csv',
+/**
+ * What the value segments of a path template match: `:id` a whole number (the API's ids), `:key`
+ * any value (an id, an email, an external id or a phone number, URL-encoded).
+ */
+const WHOLE_NUMBER = /^\d+$/;
+const VALUES = new Map([
+	[':id', WHOLE_NUMBER],
+	[':key', /^./],
 ]);
 
 /**
- * `GET /v1/end_users/123/responses` → `GET /v1/end_users/:id/responses`: limits are per endpoint.
+ * Every path of the API (spec, Endpoints). A value is `:key` only where the API takes an end user
+ * by email or external id (the lookup flags, on the by-id path) or by phone number: an external id
+ * can be any word (`settings`, `export`), so there only the template tells a value from a word.
+ */
+const API_PATHS = [
+	'/v1/end_users',
+	'/v1/end_users/:key',
+	'/v1/end_users/phone_number/:key',
+	'/v1/end_users/:id/export',
+	'/v1/end_users/:id/settings',
+	'/v1/end_users/:id/responses',
+	'/v1/end_users/:id/responses/promoters',
+	'/v1/end_users/:id/responses/passives',
+	'/v1/end_users/:id/responses/detractors',
+	'/v1/end_users/:id/responses/:id',
+	'/v1/end_users/:id/declines',
+	'/v1/end_users/:id/declines/:id',
+	'/v1/responses',
+	'/v1/responses/:id',
+	'/v1/declines',
+	'/v1/declines/:id',
+	'/v1/nps_summary',
+	'/v1/segments',
+	'/v1/survey_templates',
+	'/v1/email_survey',
+	'/v1/email_survey_csv',
+];
+
+/**
+ * The templates' segments. No path fits two: a word is no whole number, and `/v1/end_users/:key`
+ * has no other template of its length to overlap.
+ */
+const TEMPLATES = API_PATHS.map((template) => template.split('/'));
+
+/**
+ * The rate limit's key of a request: its method and its path's template. `GET /v1/end_users/123`,
+ * `/v1/end_users/ada%40example.com` and `/v1/end_users/crm-7` (by email, by external id) are all
+ * `GET /v1/end_users/:key`. A path no template fits (an endpoint the API gained: `/v2/…`, a new
+ * resource or a new word under a known one) keys as it is, its whole numbers as `:id`: so it shares
+ * no key with an endpoint of the list, nor with another new one, and its ids share one. The one
+ * place a new word would pass for a value is right after /v1/end_users/, where an external id can
+ * be any word: an endpoint the API gains there must be listed.
  */
 export function endpointKey(method: string, path: string): string {
-	const segments = path
-		.split('/')
-		.map((segment) => (segment === '' || PATH_WORDS.has(segment) ? segment : ':id'));
-	return `${method} ${segments.join('/')}`;
+	const segments = path.split('/');
+	const template = TEMPLATES.find(
+		(candidate) =>
+			candidate.length === segments.length &&
+			candidate.every(
+				(part, index) => part === segments[index] || VALUES.get(part)?.test(segments[index]),
+			),
+	);
+	const key = template ?? segments.map((segment) => (WHOLE_NUMBER.test(segment) ? ':id' : segment));
+	return `${method} ${key.join('/')}`;
 }
 
 /** What one endpoint's limit said last, and the requests to it on their way. */
@@ -50,6 +89,16 @@ interface EndpointState {
  * limit leaves room for them. X-Rate-Limit-Reset is an absolute UNIX time in seconds.
  */
 export class RateLimitGate {
+	/**
+	 * endpointKey → its state. Invariant: `inFlight` counts this gate's requests to the endpoint
+	 * that were sent and have not settled; `remaining` is the lowest count the answers of `window`
+	 * reported; `blockedUntil` is set from an answer that said none remain, until a request waited
+	 * for it. It is a hint, never the decision: the service counts, and what other executions or
+	 * processes spend shows in its counts or as a 429, which nextStep waits out; nothing is kept
+	 * across a restart. Bound: one entry per endpoint the context called, never removed: at most 29
+	 * (API_PATHS with the methods the API has for them), a few numbers each; a path outside
+	 * API_PATHS adds one per key.
+	 */
 	private readonly endpoints = new Map<string, EndpointState>();
 
 	private stateOf(endpoint: string): EndpointState {
@@ -122,9 +171,17 @@ export function resetTimeOf(headers: Record<string, string>, now: number): numbe
 	return (answeredAt === undefined ? reset * 1000 : now + (reset - answeredAt) * 1000) + 250;
 }
 
+/**
+ * Execution context → its gate. Invariant: every request of a context (n8n's `this` of one node
+ * run: an execution of the node, a poll, a dropdown's load) goes through its one gate, so the items
+ * and pages of a run share what they learnt. Not shared between runs or processes, and nothing
+ * outlives a run: the service's limit is the authority (see RateLimitGate.endpoints). Bound: one
+ * gate per context n8n still holds, freed with it (a WeakMap); each gate as RateLimitGate.endpoints
+ * says.
+ */
 const gates = new WeakMap<object, RateLimitGate>();
 
-/** One gate per execution context, so the items and pages of one run share what they learnt. */
+/** The context's gate, made on its first request. */
 export function rateLimitGateOf(context: object): RateLimitGate {
 	let gate = gates.get(context);
 	if (!gate) gates.set(context, (gate = new RateLimitGate()));

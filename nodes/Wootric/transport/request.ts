@@ -8,7 +8,7 @@ import type {
 } from 'n8n-workflow';
 import { sleep } from 'n8n-workflow';
 
-import { DEFAULT_RETRY_POLICY, type RetryPolicy } from './defaults';
+import { DEFAULT_RETRY_POLICY } from './defaults';
 import { encodeParams, type ParamHash } from './encoding';
 import {
 	describeFailure,
@@ -17,13 +17,7 @@ import {
 	toNodeApiError,
 	type RequestFailure,
 } from './failures';
-import {
-	endpointKey,
-	MAX_RATE_LIMIT_WAIT_SECONDS,
-	rateLimitGateOf,
-	serviceSecondsOf,
-	type RateLimitGate,
-} from './rateLimits';
+import { endpointKey, rateLimitGateOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
 import { nextStep, NO_FAILURES } from './retries';
 import { wootricBaseUrl } from './signIn';
 
@@ -50,11 +44,6 @@ export interface WootricRequest {
 	onServiceTime?: (unixSeconds: number) => void;
 }
 
-/** What a caller may set of how a request is sent; unset, the defaults (defaults.ts). */
-export interface RequestOptions {
-	retry?: RetryPolicy;
-}
-
 /**
  * One request to the Wootric API with the credential's token (n8n renews it on a 401), in the
  * service's bracket encoding. Waits out rate limits, retries transient failures where repeating is
@@ -65,37 +54,34 @@ export interface RequestOptions {
 export async function wootricRequest<T = unknown>(
 	context: WootricContext,
 	request: WootricRequest,
-	options: RequestOptions = {},
 ): Promise<T> {
 	const endpoint = endpointKey(request.method, request.path);
 	const gate = rateLimitGateOf(context);
-	const policy = options.retry ?? DEFAULT_RETRY_POLICY;
 	// Counted from the call on, so a page asked for ahead right after sees this one as on its way.
 	return await gate.sending(
 		endpoint,
-		async () => await sendWithRetries<T>(context, request, endpoint, gate, policy),
+		async () => await sendWithRetries<T>(context, request, endpoint, gate),
 	);
 }
 
 /**
  * Tries the request until it succeeds or nextStep says to fail. Invariant: `failures` counts the
  * tries that failed, by kind. Bound: nextStep retries each kind only up to its limit, so at most
- * policy.attempts + policy.rateLimitedAttempts tries are made.
+ * attempts + rateLimitedAttempts tries (DEFAULT_RETRY_POLICY) are made.
  */
 async function sendWithRetries<T>(
 	context: WootricContext,
 	request: WootricRequest,
 	endpoint: string,
 	gate: RateLimitGate,
-	policy: RetryPolicy,
 ): Promise<T> {
-	const httpOptions = httpOptionsOf(request, await baseUrlOf(context), policy.timeoutMs);
+	const httpOptions = httpOptionsOf(request, await baseUrlOf(context));
 	let failures = NO_FAILURES;
 	for (;;) {
 		await gate.waitFor(endpoint);
 		const sent = await sendOnce(context, request, endpoint, gate, httpOptions);
 		if (!('failure' in sent)) return sent.body as T;
-		const step = nextStep(sent.failure, failures, request, policy, Date.now());
+		const step = nextStep(sent.failure, failures, request, Date.now());
 		if (step.kind === 'fail') {
 			const { method, path, subject, itemIndex } = request;
 			const failed = {
@@ -105,7 +91,6 @@ async function sendWithRetries<T>(
 				itemIndex,
 				attempts: step.tries,
 				notRetriedPost: step.notRetriedPost,
-				rateLimitWaitSeconds: MAX_RATE_LIMIT_WAIT_SECONDS,
 			};
 			throw toNodeApiError(context.getNode(), failed, sent.failure);
 		}
@@ -114,11 +99,7 @@ async function sendWithRetries<T>(
 	}
 }
 
-function httpOptionsOf(
-	request: WootricRequest,
-	baseUrl: string,
-	timeoutMs: number,
-): IHttpRequestOptions {
+function httpOptionsOf(request: WootricRequest, baseUrl: string): IHttpRequestOptions {
 	const query = request.query ? encodeParams(request.query) : '';
 	const options: IHttpRequestOptions = {
 		method: request.method,
@@ -126,7 +107,7 @@ function httpOptionsOf(
 		returnFullResponse: true,
 		json: false,
 		encoding: 'text',
-		timeout: timeoutMs,
+		timeout: DEFAULT_RETRY_POLICY.timeoutMs,
 		headers: { accept: 'application/json' },
 	};
 	if (request.form) {
@@ -181,6 +162,13 @@ export function canSendAhead(
 	return rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
 }
 
+/**
+ * Execution context → the host of its credential (wootricBaseUrl). Invariant: it is read from the
+ * credential at the context's first request, and every request of the context goes to it: one run
+ * talks to one host, and a credential edited during a run takes effect at the next. Not shared
+ * between runs or processes: each context reads n8n's stored credential, so nothing here outlives a
+ * run or a restart. Bound: one string per context n8n still holds, freed with it (a WeakMap).
+ */
 const baseUrls = new WeakMap<object, Promise<string>>();
 
 /** The credential's host, read once per execution context rather than once per request. */

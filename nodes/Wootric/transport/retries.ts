@@ -1,4 +1,4 @@
-import type { RetryPolicy } from './defaults';
+import { DEFAULT_RETRY_POLICY } from './defaults';
 import type { RequestFailure } from './failures';
 import { MAX_RATE_LIMIT_WAIT_SECONDS, resetTimeOf } from './rateLimits';
 
@@ -41,15 +41,16 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
  * failure that changed nothing (network, 5xx) is retried with a doubling backoff, except for a
  * POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
  * refused with 401 is sent once more: n8n renews the token but does not resend a multipart body,
- * and the refused upload was not processed.
+ * and the refused upload was not processed. How many tries each kind gets, and the backoff:
+ * DEFAULT_RETRY_POLICY.
  */
 export function nextStep(
 	failure: RequestFailure,
 	failures: Failures,
 	request: RetriedRequest,
-	policy: RetryPolicy,
 	now: number,
 ): NextStep {
+	const { attempts, firstBackoffMs, rateLimitedAttempts } = DEFAULT_RETRY_POLICY;
 	const tries = failures.transient + failures.rateLimited + Number(failures.renewedForUpload) + 1;
 	const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
 	const fail: NextStep = {
@@ -69,7 +70,7 @@ export function nextStep(
 	if (failure.status === 429) {
 		const waitMs = (resetTimeOf(failure.headers, now) ?? now + RATE_LIMIT_WINDOW_MS) - now;
 		if (
-			failures.rateLimited + 1 >= policy.rateLimitedAttempts ||
+			failures.rateLimited + 1 >= rateLimitedAttempts ||
 			waitMs > MAX_RATE_LIMIT_WAIT_SECONDS * 1000
 		)
 			return fail;
@@ -79,11 +80,10 @@ export function nextStep(
 			failures: { ...failures, rateLimited: failures.rateLimited + 1 },
 		};
 	}
-	if (!transient || request.method === 'POST' || failures.transient + 1 >= policy.attempts)
-		return fail;
+	if (!transient || request.method === 'POST' || failures.transient + 1 >= attempts) return fail;
 	return {
 		kind: 'retry',
-		afterMs: policy.firstBackoffMs * 2 ** failures.transient,
+		afterMs: firstBackoffMs * 2 ** failures.transient,
 		failures: { ...failures, transient: failures.transient + 1 },
 	};
 }

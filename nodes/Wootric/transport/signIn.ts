@@ -178,14 +178,30 @@ type IssuedToken = {
 const SHARED_SIGN_IN_MS = 30_000;
 
 /**
- * Sign-ins of this process, under way or just made, by the sign-in and the token they replace. n8n
- * calls preAuthentication once per request that met an expired token: executions (or pages, or a
- * trigger's events) running at once would each sign in, and spend one rotating refresh token
- * several times. They share one sign-in instead, and for SHARED_SIGN_IN_MS after it the callers
- * that still held the expired token get the new one. A first sign-in (no token yet) is shared only
- * while under way; a failed one is not kept, so the next request tries again. Bound: entries older
- * than SHARED_SIGN_IN_MS are dropped at each call, so it holds at most the sign-ins of the last
- * SHARED_SIGN_IN_MS.
+ * At most this many sign-ins are kept for sharing; beyond it, the oldest goes first. A process
+ * would reach it only with hundreds of credentials signing in within SHARED_SIGN_IN_MS.
+ */
+export const MAX_SHARED_SIGN_INS = 1_000;
+
+/**
+ * Sign-ins of this process, under way or just made, by the sign-in and the token they replace, in
+ * the order started. n8n calls preAuthentication once per request that met an expired token:
+ * executions (or pages, or a trigger's events) running at once would each sign in, and spend one
+ * rotating refresh token several times. They share one sign-in instead, and for SHARED_SIGN_IN_MS
+ * after it the callers that still held the expired token get the new one.
+ *
+ * Invariant: when a sign-in looks for one to share, every entry is a sign-in for its key started at
+ * most SHARED_SIGN_IN_MS ago that has not failed, and one that replaces no token (the first) is
+ * still under way. So a caller is handed a token no older than that, and a failed sign-in is tried
+ * again by the next request.
+ *
+ * Only an optimisation of this process: another process, or this one after a restart, signs in by
+ * itself; if the refresh token it holds was spent meanwhile, signInAt falls back to the configured
+ * grant, so a sign-in not shared costs a request, never a failure.
+ *
+ * Bound: MAX_SHARED_SIGN_INS entries, each under 1 KB (three 64-character hashes and two tokens):
+ * under 1 MB. Entries older than SHARED_SIGN_IN_MS are dropped whenever a sign-in is asked for,
+ * and the oldest started when a new one would pass the bound.
  */
 const signInsUnderWay = new Map<string, { token: Promise<IssuedToken>; startedAt: number }>();
 
@@ -199,6 +215,9 @@ function sharedSignIn(
 		if (now - entry.startedAt > SHARED_SIGN_IN_MS) signInsUnderWay.delete(staleKey);
 	const running = signInsUnderWay.get(key);
 	if (running) return running.token;
+	// Room for this one: the first in the map is the oldest started.
+	if (signInsUnderWay.size >= MAX_SHARED_SIGN_INS)
+		signInsUnderWay.delete(signInsUnderWay.keys().next().value!);
 	const token = signIn();
 	const entry = { token, startedAt: now };
 	signInsUnderWay.set(key, entry);

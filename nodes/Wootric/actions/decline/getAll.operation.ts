@@ -1,12 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection, returnAllFields } from '../../helpers/fields';
-import {
-	collectRecords,
-	listOutputFields,
-	listScopeFields,
-	readSurveyRecordList,
-} from '../../helpers/surveyRecords';
+import { collectRecords, getManyFields, readSurveyRecordList } from '../../helpers/surveyRecords';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -15,12 +9,7 @@ export const option = {
 	description: 'List declines, of everyone or of one end user',
 };
 
-export const description: INodeProperties[] = [
-	...listScopeFields('Declines'),
-	...returnAllFields,
-	filtersCollection(),
-	...listOutputFields('declines'),
-];
+export const description: INodeProperties[] = getManyFields('declines');
 
 /** GET /v1/declines or /v1/end_users/<id>/declines, all pages. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {

@@ -7,7 +7,12 @@ import {
 	readEndUser,
 	type EndUserBy,
 } from '../../helpers/endUsers';
-import { propertiesFields, readProperties } from '../../helpers/fields';
+import {
+	additionalFieldsCollection,
+	propertiesFields,
+	readProperties,
+	simplifyOptionsCollection,
+} from '../../helpers/fields';
 import { simplifyIfChosen } from '../../helpers/output';
 import { emailValue, invalid, unixSeconds } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
@@ -50,6 +55,18 @@ export const customPropertiesFields = propertiesFields(
 	'Properties',
 	'Custom properties of the end user, such as plan or seats. Properties not named here keep their values.',
 );
+
+/**
+ * The fields after the email of create and create-or-update: the optional ones, with `externalId`
+ * as the operation shows the optional External ID, the properties and Simplify.
+ */
+export function createFields(externalId = optionalExternalIdField): INodeProperties[] {
+	return [
+		additionalFieldsCollection([externalCreatedAtField, externalId, lastSurveyedField]),
+		...customPropertiesFields,
+		simplifyOptionsCollection,
+	];
+}
 
 /**
  * The end user's record as output: properties as an object (write bodies serialize them),

@@ -1,17 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { emailField } from '../../helpers/endUsers';
-import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
-import {
-	customPropertiesFields,
-	endUserForm,
-	endUserOutput,
-	externalCreatedAtField,
-	lastSurveyedField,
-	optionalExternalIdField,
-} from './common';
+import { createFields, endUserForm, endUserOutput } from './common';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -20,12 +12,7 @@ export const option = {
 	description: 'Add a new end user to Wootric',
 };
 
-export const description: INodeProperties[] = [
-	emailField,
-	additionalFieldsCollection([externalCreatedAtField, optionalExternalIdField, lastSurveyedField]),
-	...customPropertiesFields,
-	simplifyOptionsCollection,
-];
+export const description: INodeProperties[] = [emailField, ...createFields()];
 
 /** POST /v1/end_users. */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {

@@ -2,15 +2,12 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { emailField, externalIdField, externalIdValue } from '../../helpers/endUsers';
-import { additionalFieldsCollection, simplifyOptionsCollection } from '../../helpers/fields';
 import { emailValue } from '../../helpers/validation';
 import { isNotFound, wootricRequest } from '../../transport';
 import {
-	customPropertiesFields,
+	createFields,
 	endUserForm,
 	endUserOutput,
-	externalCreatedAtField,
-	lastSurveyedField,
 	optionalExternalIdField,
 	pathSegment,
 } from './common';
@@ -49,14 +46,11 @@ export const description: INodeProperties[] = [
 		description:
 			'Email address of the end user. Matching by external ID, an existing end user gets this email too.',
 	},
-	additionalFieldsCollection([
-		externalCreatedAtField,
-		// Matching by external ID, the External ID above is the one sent.
-		{ ...optionalExternalIdField, displayOptions: { show: { '/matchBy': ['email'] } } },
-		lastSurveyedField,
-	]),
-	...customPropertiesFields,
-	simplifyOptionsCollection,
+	// Matching by external ID, the External ID above is the one sent.
+	...createFields({
+		...optionalExternalIdField,
+		displayOptions: { show: { '/matchBy': ['email'] } },
+	}),
 ];
 
 /**

@@ -1,12 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { filtersCollection, returnAllFields } from '../../helpers/fields';
-import {
-	collectRecords,
-	listOutputFields,
-	listScopeFields,
-	readSurveyRecordList,
-} from '../../helpers/surveyRecords';
+import { collectRecords, getManyFields, readSurveyRecordList } from '../../helpers/surveyRecords';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import { npsCategory } from '../../helpers/records';
@@ -18,24 +12,24 @@ export const option = {
 	description: 'List responses, of everyone or of one end user',
 };
 
-export const description: INodeProperties[] = [
-	...listScopeFields('Responses'),
-	{
-		displayName: 'Category',
-		name: 'category',
-		type: 'options',
-		options: [
-			{ name: 'All', value: 'all', description: 'Responses of every score' },
-			{ name: 'Promoters (9–10)', value: 'promoters', description: 'Scores 9 and 10' },
-			{ name: 'Passives (7–8)', value: 'passives', description: 'Scores 7 and 8' },
-			{ name: 'Detractors (0–6)', value: 'detractors', description: 'Scores 0 to 6' },
-		],
-		default: 'all',
-		description:
-			"Only responses of one NPS category. For one end user this uses Wootric's category lists, which take no Updated or Include Excluded filter (those filters are then not applied); for all end users the responses are filtered by score.",
-	},
-	...returnAllFields,
-	filtersCollection([
+export const description: INodeProperties[] = getManyFields('responses', {
+	beforeReturnAll: [
+		{
+			displayName: 'Category',
+			name: 'category',
+			type: 'options',
+			options: [
+				{ name: 'All', value: 'all', description: 'Responses of every score' },
+				{ name: 'Promoters (9–10)', value: 'promoters', description: 'Scores 9 and 10' },
+				{ name: 'Passives (7–8)', value: 'passives', description: 'Scores 7 and 8' },
+				{ name: 'Detractors (0–6)', value: 'detractors', description: 'Scores 0 to 6' },
+			],
+			default: 'all',
+			description:
+				"Only responses of one NPS category. For one end user this uses Wootric's category lists, which take no Updated or Include Excluded filter (those filters are then not applied); for all end users the responses are filtered by score.",
+		},
+	],
+	filters: [
 		{
 			displayName: 'Include Excluded From Calculations',
 			name: 'includeExcluded',
@@ -44,9 +38,8 @@ export const description: INodeProperties[] = [
 			description:
 				'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
 		},
-	]),
-	...listOutputFields('responses'),
-];
+	],
+});
 
 const CATEGORY_OF: Record<string, string> = {
 	promoters: 'promoter',
