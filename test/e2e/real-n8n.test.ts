@@ -16,7 +16,7 @@ import {
 } from '../../scripts/e2e/n8n-with-package';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
-import { webhookBurstSize } from '../../scripts/e2e/version-checks';
+import { burstSize } from '../../scripts/e2e/version-checks';
 import { delay, waitFor } from '../../scripts/e2e/processes';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import {
@@ -757,7 +757,7 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 		async () => {
 			await demo.rest.activate(WEBHOOK_WORKFLOW.id);
 
-			const figures = await scenarios.burst(webhookBurstSize(), 180_000);
+			const figures = await scenarios.burst(burstSize(), 180_000);
 
 			process.stderr.write(
 				`[e2e] ${recordBurst('one process', demo.runtime.n8nVersion, figures)}\n`,
