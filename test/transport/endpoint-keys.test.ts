@@ -1,7 +1,8 @@
 import { endpointKey } from '../../nodes/Wootric/transport/rateLimits';
+import { endpoints as API_ENDPOINTS } from '../fake/endpoints.json';
 
 /**
- * Every endpoint of the API (../shared/spec/nps-service-api.md, Endpoints), written out here, each
+ * Every endpoint of the API (test/fake/endpoints.json, from its spec; checked below), written out here, each
  * with paths as the node builds them for two different values: ids, and where the API takes them,
  * emails and external ids (URL-encoded, by the lookup flags on the by-id path, which is one
  * endpoint) and phone numbers. The key of an endpoint is its template: `:id` where the API takes a
@@ -95,7 +96,21 @@ const ENDPOINTS: Array<[method: string, template: string, paths: string[]]> = [
 	['POST', '/v1/email_survey_csv', ['/v1/email_survey_csv']],
 ];
 
+/** `GET /v1/end_users/*`: an endpoint with its variable segments and query left out. */
+const shapeOf = (method: string, path: string) =>
+	`${method} ${path.split('?')[0].replace(/<[^>]+>|:id|:key/g, '*')}`;
+
 describe('rate-limit endpoint keys: one per endpoint, whatever the values in its path', () => {
+	it('are checked for every endpoint of the API but its sign-in', () => {
+		const listed = new Set(ENDPOINTS.map(([method, template]) => shapeOf(method, template)));
+		const api = new Set(
+			API_ENDPOINTS.filter(({ path }) => path !== '/oauth/token').map(({ method, path }) =>
+				shapeOf(method, path),
+			),
+		);
+		expect([...listed].sort()).toEqual([...api].sort());
+	});
+
 	it.each(ENDPOINTS)(
 		'%s %s: every path of it has its template as key',
 		(method, template, paths) => {
