@@ -19,8 +19,11 @@ export class Wootric implements INodeType {
 		group: ['transform'],
 		// 1.1: Simplify of Response and Decline → Create moved from Additional Fields to Options.
 		// 1.2: the end user and the survey template are picked with resource locators.
-		version: [1, 1.1, 1.2],
-		defaultVersion: 1.2,
+		// 1.3: ISO datetimes and nps_category always; Simplify keeps fewer fields; End User → Delete
+		// answers { deleted: true }; parameters read once per run take no expression
+		// (helpers/fields.ts, ONE_VOCABULARY_VERSION).
+		version: [1, 1.1, 1.2, 1.3],
+		defaultVersion: 1.3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
 		// Also an AI agent's tool's description when it is set manually; set automatically, n8n
 		// makes it "<the operation's action> in Wootric", so each action says what it returns.

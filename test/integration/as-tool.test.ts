@@ -86,11 +86,15 @@ describe("as an AI agent's tool", () => {
 		it('outside a tool the same parameters read 50 raw responses, as before', async () => {
 			seedResponses(fake, 120);
 
-			const run = await runPlain({
-				...getManyResponses,
-				output: 'selected',
-				outputFields: ['score'],
-			});
+			// Version 1.2: from 1.3 every response has its nps_category, also outside a tool.
+			const run = await runPlain(
+				{
+					...getManyResponses,
+					output: 'selected',
+					outputFields: ['score'],
+				},
+				1.2,
+			);
 
 			expect(run.items).toHaveLength(50);
 			expect(run.items[0].json).not.toHaveProperty('nps_category');

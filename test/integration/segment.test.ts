@@ -33,7 +33,8 @@ describe('Wootric node → fake API: Segment / Get Many', () => {
 				json: {
 					name: segment.name,
 					data_type: segment.dataType,
-					created_at: expect.stringMatching(/^\d{4}-\d\d-\d\d \d\d:\d\d:\d\d -0800$/),
+					// Node version 1.3 gives every datetime in ISO 8601 UTC.
+					created_at: expect.stringMatching(/^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d\.000Z$/),
 				},
 				pairedItem: { item: 0 },
 			})),

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 
 import { readEndUserId } from '../helpers/endUsers';
-import { createSimplifyCollection, simplifyIfChosen, successRecord } from '../helpers/output';
+import { createSimplifyCollection, recordOutput, successRecord } from '../helpers/output';
+import { DECLINE_SHAPE, RESPONSE_SHAPE } from '../helpers/records';
 import { idParameter } from '../helpers/validation';
 import { wootricRequest, type ParamHash } from '../transport';
 import type { ItemRequests } from './types';
@@ -10,6 +11,8 @@ import type { ItemRequests } from './types';
  * The requests Response and Decline send alike for one end user's record: Create, Get and Delete
  * (each operation file keeps its fields and what it reads).
  */
+
+const SHAPES = { response: RESPONSE_SHAPE, decline: DECLINE_SHAPE };
 
 /** One response or decline of an end user, as Get and Delete address it. */
 export interface EndUserRecord {
@@ -44,7 +47,7 @@ function readEndUserRecord(
 	};
 }
 
-/** GET /v1/end_users/<end_user_id>/<responses|declines>/<id>: the record, simplified if chosen. */
+/** GET /v1/end_users/<end_user_id>/<responses|declines>/<id>: the record (recordOutput). */
 export function prepareRecordGet(
 	context: IExecuteFunctions,
 	itemIndex: number,
@@ -58,7 +61,7 @@ export function prepareRecordGet(
 			subject,
 			itemIndex,
 		});
-		return simplifyIfChosen(context, itemIndex, found);
+		return recordOutput(context, itemIndex, found, SHAPES[record]);
 	};
 }
 
@@ -76,8 +79,8 @@ export function prepareRecordDelete(
 }
 
 /**
- * POST /v1/end_users/<id>/<responses|declines> with the `form` a Create read: the new record,
- * simplified if chosen.
+ * POST /v1/end_users/<id>/<responses|declines> with the `form` a Create read: the new record
+ * (recordOutput).
  */
 export function sendRecordCreate(
 	context: IExecuteFunctions,
@@ -94,6 +97,12 @@ export function sendRecordCreate(
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(context, itemIndex, created, createSimplifyCollection(context));
+		return recordOutput(
+			context,
+			itemIndex,
+			created,
+			SHAPES[record],
+			createSimplifyCollection(context),
+		);
 	};
 }

@@ -7,7 +7,14 @@ import type {
 } from 'n8n-workflow';
 
 import type { TimeRange, ParamHash } from '../transport';
+import type { RecordShape } from './records';
 import { integerValue, invalid, unixSeconds } from './validation';
+
+/** A `show` condition: the node versions from `version` on. */
+const fromVersion = (version: number) => ({ '@version': [{ _cnd: { gte: version } }] });
+
+/** A `show` condition: the node versions before `version`. */
+const beforeVersion = (version: number) => ({ '@version': [{ _cnd: { lt: version } }] });
 
 /**
  * Node version 1.2 picks the end user and the survey template with resource locators (From List,
@@ -19,10 +26,41 @@ export const LOCATORS_VERSION = 1.2;
 export const usesLocators = (node: INode) => node.typeVersion >= LOCATORS_VERSION;
 
 /** Shown on the node versions that read the resource locators. */
-export const fromLocatorsVersion = { '@version': [{ _cnd: { gte: LOCATORS_VERSION } }] };
+export const fromLocatorsVersion = fromVersion(LOCATORS_VERSION);
 
 /** Shown on the node versions before the resource locators. */
-export const beforeLocatorsVersion = { '@version': [{ _cnd: { lt: LOCATORS_VERSION } }] };
+export const beforeLocatorsVersion = beforeVersion(LOCATORS_VERSION);
+
+/**
+ * Node version 1.3 speaks one vocabulary: every record it outputs has its datetimes in ISO 8601 UTC
+ * and every response its nps_category (what Simplify added before); Simplify keeps only the main
+ * fields, as the tool's Simplified output does; End User → Delete answers `{ deleted: true, … }`
+ * like the other deletes; parameters read once per run take no expression. Older versions keep
+ * what their workflows were saved with.
+ */
+export const ONE_VOCABULARY_VERSION = 1.3;
+
+/** Whether the node outputs and reads as version 1.3 does (ONE_VOCABULARY_VERSION). */
+export const speaksOneVocabulary = (node: INode) => node.typeVersion >= ONE_VOCABULARY_VERSION;
+
+/** Shown on the node versions from 1.3 on. */
+export const fromOneVocabularyVersion = fromVersion(ONE_VOCABULARY_VERSION);
+
+/** Shown on the node versions before 1.3. */
+export const beforeOneVocabularyVersion = beforeVersion(ONE_VOCABULARY_VERSION);
+
+/**
+ * A parameter the node reads once per run, from the first item: from 1.3 it takes no expression
+ * (`noDataExpression`), so the editor does not suggest a per-item value it would not read. Older
+ * versions keep the copy without it: n8n strips a leading `=` from a noDataExpression value when it
+ * loads a workflow, which would change what saved expressions give.
+ */
+export function readOncePerRun(field: INodeProperties): INodeProperties[] {
+	return [
+		shownWhen(field, beforeOneVocabularyVersion),
+		shownWhen({ ...field, noDataExpression: true }, fromOneVocabularyVersion),
+	];
+}
 
 /** The field shown only when `show` also holds, besides what its own displayOptions ask. */
 export function shownWhen(field: INodeProperties, show: IDisplayOptions['show']): INodeProperties {
@@ -70,18 +108,23 @@ export const optionsCollection = (options: INodeProperties[]) =>
 
 /**
  * A create's Additional Fields and its Simplify option. Version 1 had Simplify under Additional
- * Fields; from 1.1 it is under Options, as on every other operation. Workflows saved with version 1
- * keep their layout.
+ * Fields; from 1.1 it is under Options, as on every other operation; from 1.3 it keeps the main
+ * fields of `shape`. Workflows saved with older versions keep their layout.
  */
-export function createFieldsWithSimplify(fields: INodeProperties[]): INodeProperties[] {
-	const fromVersion1_1 = { show: { '@version': [{ _cnd: { gte: 1.1 } }] } };
+export function createFieldsWithSimplify(
+	shape: RecordShape,
+	fields: INodeProperties[],
+): INodeProperties[] {
 	return [
 		{
 			...additionalFieldsCollection([...fields, simplifyOption]),
 			displayOptions: { show: { '@version': [1] } },
 		},
-		{ ...additionalFieldsCollection(fields), displayOptions: fromVersion1_1 },
-		{ ...simplifyOptionsCollection, displayOptions: fromVersion1_1 },
+		{ ...additionalFieldsCollection(fields), displayOptions: { show: fromVersion(1.1) } },
+		...simplifyOptionsCollections(shape).map((options) => ({
+			...options,
+			displayOptions: { ...options.displayOptions, hide: { '@version': [1] } },
+		})),
 	];
 }
 
@@ -234,7 +277,8 @@ function readTimeRange(
 	return range;
 }
 
-export const simplifyOption: INodeProperties = {
+/** Simplify before node version 1.3: it added to the record. */
+const simplifyOption: INodeProperties = {
 	displayName: 'Simplify',
 	name: 'simplify',
 	type: 'boolean',
@@ -243,24 +287,61 @@ export const simplifyOption: INodeProperties = {
 		'Whether to add nps_category (promoter, passive or detractor) to responses and turn every datetime into ISO 8601 UTC. Off returns the API’s records unchanged.',
 };
 
+/** Simplify from node version 1.3: fewer fields, those the tool's Simplified output keeps. */
+function fewerFieldsSimplifyOption(shape: RecordShape): INodeProperties {
+	return {
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description: `Whether to return only the main fields of the ${shape.records}: ${shape.simplified.join(', ')}`,
+	};
+}
+
 /**
- * The Options of a Get Many: `options` and, outside an agent's tool, Simplify; as a tool the Output
- * option (output.ts, toolOutputFields) takes its place.
+ * The Options of a Get Many: `options` and, outside an agent's tool, Simplify (before 1.3 the one
+ * that adds, from 1.3 the one that keeps fewer fields of `shape`); as a tool the Output option
+ * (output.ts, toolOutputFields) takes its place.
  */
-export function listOptionsCollections(options: INodeProperties[]): INodeProperties[] {
+export function listOptionsCollections(
+	shape: RecordShape,
+	options: INodeProperties[],
+): INodeProperties[] {
 	const byName = (a: INodeProperties, b: INodeProperties) =>
 		a.displayName.localeCompare(b.displayName);
 	return [
 		{
 			...optionsCollection([...options, simplifyOption].sort(byName)),
-			displayOptions: { show: notAsTool },
+			displayOptions: { show: { ...notAsTool, ...beforeOneVocabularyVersion } },
+		},
+		{
+			...optionsCollection([...options, fewerFieldsSimplifyOption(shape)].sort(byName)),
+			displayOptions: { show: { ...notAsTool, ...fromOneVocabularyVersion } },
 		},
 		{ ...optionsCollection(options), displayOptions: { show: asTool } },
 	];
 }
 
-/** Options holding only Simplify, for operations that output one record. */
-export const simplifyOptionsCollection = optionsCollection([simplifyOption]);
+/**
+ * Options holding only Simplify, for operations that output one record of `shape`; without a
+ * shape (a record with no fields to leave out) Simplify is offered only before 1.3, where it added.
+ */
+export function simplifyOptionsCollections(shape?: RecordShape): INodeProperties[] {
+	return [
+		{
+			...optionsCollection([simplifyOption]),
+			displayOptions: { show: beforeOneVocabularyVersion },
+		},
+		...(shape
+			? [
+					{
+						...optionsCollection([fewerFieldsSimplifyOption(shape)]),
+						displayOptions: { show: fromOneVocabularyVersion },
+					},
+				]
+			: []),
+	];
+}
 
 /**
  * End-user properties (plan, seats, …): as key/value pairs, or as a JSON object for power users and

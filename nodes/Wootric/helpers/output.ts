@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { asTool } from './fields';
+import { asTool, speaksOneVocabulary } from './fields';
 import { pickFields, simplifyRecord, type RecordShape } from './records';
 import { invalid } from './validation';
 
@@ -14,7 +14,7 @@ export function successRecord(fields: IDataObject): IDataObject {
 
 /**
  * Where a create keeps Simplify: under Additional Fields in version 1, under Options from 1.1
- * (createFieldsWithSimplify).
+ * (createFieldsWithSimplify), for recordOutput.
  */
 export function createSimplifyCollection(
 	context: IExecuteFunctions,
@@ -23,17 +23,24 @@ export function createSimplifyCollection(
 }
 
 /**
- * The record as the item's output: simplified when the item's Simplify option is on. `collection`
- * is the collection holding that option: Options, or Additional Fields on a create.
+ * The record as the item's output. Before 1.3: as the API answered it, or simplified
+ * (simplifyRecord) when the item's Simplify option is on. From 1.3 always with ISO datetimes and,
+ * for a response, its nps_category; Simplify keeps only the main fields of `shape` (a record
+ * without a shape is not offered Simplify from 1.3). `collection` is the collection holding the
+ * option: Options, or Additional Fields on a version 1 create.
  */
-export function simplifyIfChosen(
+export function recordOutput(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	record: IDataObject,
+	shape?: RecordShape,
 	collection: 'options' | 'additionalFields' = 'options',
 ): IDataObject {
 	const chosen = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
-	return chosen.simplify ? simplifyRecord(record) : record;
+	if (!speaksOneVocabulary(context.getNode()))
+		return chosen.simplify ? simplifyRecord(record) : record;
+	const readable = simplifyRecord(record);
+	return chosen.simplify && shape ? pickFields(readable, shape.simplified) : readable;
 }
 
 /**
@@ -50,7 +57,7 @@ export function toolOutputFields(shape: RecordShape): INodeProperties[] {
 				{
 					name: 'Raw',
 					value: 'raw',
-					description: `Every field of the ${shape.records}, as Wootric returns them`,
+					description: `Every field of the ${shape.records}: as Wootric returns them before node version 1.3, from 1.3 with ISO datetimes`,
 				},
 				{
 					name: 'Selected Fields',
@@ -65,7 +72,7 @@ export function toolOutputFields(shape: RecordShape): INodeProperties[] {
 			],
 			default: 'simplified',
 			description:
-				'What the agent gets of each record. Simplified and Selected Fields give datetimes in ISO 8601 UTC.',
+				'What the agent gets of each record. Simplified and Selected Fields (from node version 1.3 also Raw) give datetimes in ISO 8601 UTC.',
 			displayOptions: { show: asTool },
 		},
 		{
@@ -85,7 +92,8 @@ export function toolOutputFields(shape: RecordShape): INodeProperties[] {
 /**
  * How a list operation's records become its output items. As an agent's tool: its Output option
  * (toolOutputFields). Elsewhere Output is not a parameter of the node, and `simplify` (the Simplify
- * option) decides, as before there was a tool.
+ * option) decides: before 1.3 it adds (simplifyRecord), from 1.3 it keeps the fields the tool's
+ * Simplified keeps. From 1.3 every record has ISO datetimes and nps_category, Raw too.
  */
 export function readRecordOutput(
 	context: IExecuteFunctions,
@@ -93,19 +101,23 @@ export function readRecordOutput(
 	shape: RecordShape,
 	simplify: boolean,
 ): (record: IDataObject) => IDataObject {
+	const oneVocabulary = speaksOneVocabulary(context.getNode());
+	const raw = oneVocabulary ? simplifyRecord : (record: IDataObject) => record;
+	const simplified = (record: IDataObject) => pickFields(simplifyRecord(record), shape.simplified);
 	const output = context.getNodeParameter('output', itemIndex, '') as string;
 	switch (output) {
 		case 'raw':
-			return (record) => record;
+			return raw;
 		case 'simplified':
-			return (record) => pickFields(simplifyRecord(record), shape.simplified);
+			return simplified;
 		case 'selected': {
 			const chosen = context.getNodeParameter('outputFields', itemIndex, []) as string[];
 			const fields = [shape.key, ...chosen.filter((field) => field !== shape.key)];
 			return (record) => pickFields(simplifyRecord(record), fields);
 		}
 		case '':
-			return simplify ? simplifyRecord : (record) => record;
+			if (!simplify) return raw;
+			return oneVocabulary ? simplified : simplifyRecord;
 		default:
 			throw invalid(context, itemIndex, 'Output', 'must be raw, simplified or selected', output);
 	}

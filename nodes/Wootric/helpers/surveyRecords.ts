@@ -81,7 +81,7 @@ const SHAPES = { responses: RESPONSE_SHAPE, declines: DECLINE_SHAPE };
 
 /** The Options of Get Many responses or declines, and as an agent's tool their Output. */
 const listOutputFields = (records: 'responses' | 'declines'): INodeProperties[] => [
-	...listOptionsCollections([
+	...listOptionsCollections(SHAPES[records], [
 		{
 			displayName: 'Order',
 			name: 'order',

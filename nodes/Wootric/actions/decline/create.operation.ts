@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
 import { createFieldsWithSimplify, readEndUserProperties } from '../../helpers/fields';
+import { DECLINE_SHAPE } from '../../helpers/records';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { sendRecordCreate } from '../surveyRecordRequests';
 import { createdAtSeconds, nonEmptyText } from '../../helpers/validation';
@@ -17,7 +18,7 @@ export const option = {
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who declined the survey'),
 	...currentPropertiesFields('decline'),
-	...createFieldsWithSimplify([
+	...createFieldsWithSimplify(DECLINE_SHAPE, [
 		{
 			displayName: 'Created At',
 			name: 'createdAt',

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields } from '../../helpers/endUsers';
-import { idField, simplifyOptionsCollection } from '../../helpers/fields';
+import { idField, simplifyOptionsCollections } from '../../helpers/fields';
+import { DECLINE_SHAPE } from '../../helpers/records';
 import { prepareRecordGet } from '../surveyRecordRequests';
 import type { ItemRequests } from '../types';
 
@@ -14,7 +15,7 @@ export const option = {
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who declined the survey'),
 	idField('declineId', 'Decline ID', 'The decline to read'),
-	simplifyOptionsCollection,
+	...simplifyOptionsCollections(DECLINE_SHAPE),
 ];
 
 /** GET /v1/end_users/<end_user_id>/declines/<id>. */

@@ -9,6 +9,7 @@ import {
 	additionalFieldsCollection,
 	endUserPropertiesFields,
 	readEndUserProperties,
+	readOncePerRun,
 } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
@@ -37,14 +38,15 @@ export const description: INodeProperties[] = [
 		description:
 			"One or more addresses, separated by commas. To survey each input item's address, drag the item's email field here.",
 	},
-	{
+	// Read once per run: it decides whether the items are sent together.
+	...readOncePerRun({
 		displayName: 'Combine Items',
 		name: 'combineItems',
 		type: 'boolean',
 		default: true,
 		description:
 			'Whether to send the addresses of all input items together, 100 per request (the API limit), instead of one request per item. Items whose other survey fields differ go in separate requests.',
-	},
+	}),
 	{
 		displayName: 'External IDs',
 		name: 'externalIds',

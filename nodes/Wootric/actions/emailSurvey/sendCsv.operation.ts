@@ -15,7 +15,7 @@ import {
 	parseSurveyCsv,
 	type SurveyCsv,
 } from '../../helpers/csv';
-import { optionsCollection } from '../../helpers/fields';
+import { optionsCollection, readOncePerRun, speaksOneVocabulary } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
 import { listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
@@ -70,7 +70,8 @@ const nameValueCollection = (
 });
 
 export const description: INodeProperties[] = [
-	{
+	// Read once per run: it decides whether the items make one CSV.
+	...readOncePerRun({
 		displayName: 'Source',
 		name: 'source',
 		type: 'options',
@@ -83,7 +84,7 @@ export const description: INodeProperties[] = [
 			},
 		],
 		default: 'binary',
-	},
+	}),
 	{
 		displayName: 'Input Binary Field',
 		name: 'binaryPropertyName',
@@ -147,13 +148,35 @@ export const description: INodeProperties[] = [
 const RESERVED_COLUMNS = new Set(['email', LANGUAGE_COLUMN]);
 
 /**
+ * The fields of a Build From Items job besides its rows, as one item gives them, by label: the
+ * survey fields and the Options.
+ */
+function jobFieldsOf(context: IExecuteFunctions, itemIndex: number): Array<[string, unknown]> {
+	const { params } = readSurveyParams(context, itemIndex);
+	const options = context.getNodeParameter('options', itemIndex, {}) as IDataObject;
+	const fields = {
+		'Survey Immediately': params.survey_immediately,
+		Subject: params.subject,
+		Intro: params.intro,
+		'Survey Template, Language or Survey Settings': params.survey_settings,
+		'File Name': options.fileName,
+		'Start at Row': options.startAtRow,
+	};
+	return Object.entries(fields);
+}
+
+/**
  * One CSV from the input items (those read without error): email first, then language, context and
- * property columns.
+ * property columns. From 1.3 every item's survey fields and Options are read too, and must be those
+ * of the first item read: one CSV is one survey, and a value that differs by item would otherwise
+ * be dropped silently (before 1.3 the job takes item 0's).
  */
 function csvFromItems(
 	context: IExecuteFunctions,
 	eachItem: EachItem,
 ): { csv: string; itemIndexes: number[] } {
+	const checksJobFields = speaksOneVocabulary(context.getNode());
+	let first: { itemIndex: number; fields: Array<[string, unknown]> } | undefined;
 	const read = eachItem((itemIndex) => {
 		const columns = (name: string) =>
 			(context.getNodeParameter(`${name}.columns`, itemIndex, []) as IDataObject[]).map(
@@ -185,6 +208,24 @@ function csvFromItems(
 			),
 			...Object.fromEntries(properties),
 		};
+		if (checksJobFields) {
+			const fields = jobFieldsOf(context, itemIndex);
+			first ??= { itemIndex, fields };
+			// Values read from the same parameters: their JSON lists keys in the same order.
+			const differing = fields.findIndex(
+				([, value], index) => JSON.stringify(value) !== JSON.stringify(first!.fields[index][1]),
+			);
+			if (differing !== -1) {
+				const [label, value] = fields[differing];
+				throw invalid(
+					context,
+					itemIndex,
+					label,
+					`must be the same for every item when Source is Build From Items (one CSV is one survey); item ${first.itemIndex} gives ${JSON.stringify(first.fields[differing][1]) ?? 'none'}`,
+					value ?? '',
+				);
+			}
+		}
 		return { itemIndex, row };
 	});
 	const rows = read.map(({ row }) => row);
@@ -353,13 +394,21 @@ export function combinesItems(this: IExecuteFunctions): boolean {
 	return this.getNodeParameter('source', 0) === 'items';
 }
 
-/** Build From Items: one CSV of all items; the survey fields are those of the first item. */
+/**
+ * Build From Items: one CSV of all items; the survey fields are those of the first item (from 1.3,
+ * of the first item read, which every item must match).
+ */
 export async function executeAll(
 	this: IExecuteFunctions,
 	eachItem: EachItem,
 ): Promise<INodeExecutionData[]> {
 	const { csv, itemIndexes } = csvFromItems(this, eachItem);
-	const results = await sendCsvJob(this, 0, readCsvJob(this, 0, csv, 'built from the input items'));
+	const jobItem = speaksOneVocabulary(this.getNode()) ? (itemIndexes[0] ?? 0) : 0;
+	const results = await sendCsvJob(
+		this,
+		jobItem,
+		readCsvJob(this, jobItem, csv, 'built from the input items'),
+	);
 	const pairedItem = itemIndexes.map((item) => ({ item }));
 	return results.map((json) => ({ json, pairedItem }));
 }

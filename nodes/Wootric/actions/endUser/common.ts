@@ -11,9 +11,10 @@ import {
 	additionalFieldsCollection,
 	propertiesFields,
 	readProperties,
-	simplifyOptionsCollection,
+	simplifyOptionsCollections,
 } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { recordOutput } from '../../helpers/output';
+import { END_USER_SHAPE } from '../../helpers/records';
 import { emailValue, invalid, unixSeconds } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
 import type { ParamHash } from '../../transport';
@@ -64,20 +65,23 @@ export function createFields(externalId = optionalExternalIdField): INodePropert
 	return [
 		additionalFieldsCollection([externalCreatedAtField, externalId, lastSurveyedField]),
 		...customPropertiesFields,
-		simplifyOptionsCollection,
+		...endUserSimplifyOptions,
 	];
 }
 
+/** Simplify of the operations that output one end user. */
+export const endUserSimplifyOptions = simplifyOptionsCollections(END_USER_SHAPE);
+
 /**
- * The end user's record as output: properties as an object (write bodies serialize them),
- * simplified when asked.
+ * The end user's record as output (recordOutput): properties as an object (write bodies serialize
+ * them).
  */
 export function endUserOutput(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	record: IDataObject,
 ): IDataObject {
-	return simplifyIfChosen(context, itemIndex, parseSerializedProperties(record ?? {}));
+	return recordOutput(context, itemIndex, parseSerializedProperties(record ?? {}), END_USER_SHAPE);
 }
 
 /** UNIX seconds of a date field; Wootric takes no dates before 1970. */

@@ -1,7 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields, type EndUserBy } from '../../helpers/endUsers';
-import { simplifyOptionsCollection } from '../../helpers/fields';
+import { simplifyOptionsCollections, speaksOneVocabulary } from '../../helpers/fields';
+import { successRecord } from '../../helpers/output';
 import { wootricRequest } from '../../transport';
 import { endUserOutput, readLookUp } from './common';
 import type { ItemRequests } from '../types';
@@ -24,10 +25,14 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	simplifyOptionsCollection,
+	// Simplify only before 1.3, which output the marked record.
+	...simplifyOptionsCollections(),
 ];
 
-/** DELETE /v1/end_users/<id or email>: answers the marked end user's record. */
+/**
+ * DELETE /v1/end_users/<id or email>: answers the marked end user's record, the output before 1.3;
+ * from 1.3 `{ deleted: true, … }` with its ID and email, as every other delete.
+ */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
 	// The DELETE path takes an id or an email as it is; no lookup flag.
 	const { path, subject } = readLookUp(this, itemIndex, WAYS);
@@ -38,6 +43,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject,
 			itemIndex,
 		});
-		return endUserOutput(this, itemIndex, marked);
+		if (!speaksOneVocabulary(this.getNode())) return endUserOutput(this, itemIndex, marked);
+		return successRecord({ deleted: true, id: marked?.id, email: marked?.email });
 	};
 }

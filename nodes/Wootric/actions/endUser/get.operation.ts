@@ -1,9 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields, type EndUserBy } from '../../helpers/endUsers';
-import { simplifyOptionsCollection } from '../../helpers/fields';
 import { wootricRequest } from '../../transport';
-import { endUserOutput, readLookUp } from './common';
+import { endUserOutput, endUserSimplifyOptions, readLookUp } from './common';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -16,7 +15,7 @@ const WAYS: EndUserBy[] = ['id', 'email', 'externalId', 'phoneNumber'];
 
 export const description: INodeProperties[] = [
 	...endUserFields(WAYS, 'The end user to get'),
-	simplifyOptionsCollection,
+	...endUserSimplifyOptions,
 ];
 
 /**

@@ -41,7 +41,7 @@ export const description: INodeProperties[] = [
 				'Whether to list only end users who opted out of surveys (on) or only those who did not (off). Without this filter Wootric lists only those who did not opt out.',
 		},
 	]),
-	...listOptionsCollections([
+	...listOptionsCollections(END_USER_SHAPE, [
 		{
 			displayName: 'Order',
 			name: 'order',

@@ -1,13 +1,14 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
-import { simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
+import { updateFieldsCollection } from '../../helpers/fields';
 import { invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
 	endUserForm,
 	endUserOutput,
+	endUserSimplifyOptions,
 	externalCreatedAtField,
 	lastSurveyedField,
 	optionalEmailField,
@@ -30,7 +31,7 @@ export const description: INodeProperties[] = [
 		lastSurveyedField,
 	]),
 	...customPropertiesFields,
-	simplifyOptionsCollection,
+	...endUserSimplifyOptions,
 ];
 
 /** PUT /v1/end_users/<id> with the fields given; nothing to change is an error. */

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
-import { simplifyOptionsCollection } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { simplifyOptionsCollections } from '../../helpers/fields';
+import { recordOutput } from '../../helpers/output';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -21,7 +21,8 @@ export const description: INodeProperties[] = [
 		type: 'notice',
 		default: '',
 	},
-	simplifyOptionsCollection,
+	// Simplify only before 1.3, where it added: the settings' five fields have none to leave out.
+	...simplifyOptionsCollections(),
 ];
 
 /** GET /v1/end_users/<id>/settings. */
@@ -34,6 +35,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(this, itemIndex, settings ?? {});
+		return recordOutput(this, itemIndex, settings ?? {});
 	};
 }

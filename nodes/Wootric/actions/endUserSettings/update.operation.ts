@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
-import { simplifyOptionsCollection, updateFieldsCollection } from '../../helpers/fields';
-import { simplifyIfChosen } from '../../helpers/output';
+import { simplifyOptionsCollections, updateFieldsCollection } from '../../helpers/fields';
+import { recordOutput } from '../../helpers/output';
 import { booleanValue, invalid } from '../../helpers/validation';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
@@ -66,7 +66,8 @@ export const description: INodeProperties[] = [
 		],
 		'Add Setting',
 	),
-	simplifyOptionsCollection,
+	// Simplify only before 1.3, where it added: the settings' five fields have none to leave out.
+	...simplifyOptionsCollections(),
 ];
 
 /**
@@ -95,6 +96,6 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			subject: `end user ${endUserId}`,
 			itemIndex,
 		});
-		return simplifyIfChosen(this, itemIndex, settings ?? {});
+		return recordOutput(this, itemIndex, settings ?? {});
 	};
 }

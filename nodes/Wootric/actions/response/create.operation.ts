@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
 import { createFieldsWithSimplify, readEndUserProperties } from '../../helpers/fields';
+import { RESPONSE_SHAPE } from '../../helpers/records';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
 import { sendRecordCreate } from '../surveyRecordRequests';
 import { createdAtSeconds, integerValue, invalid } from '../../helpers/validation';
@@ -44,7 +45,7 @@ export const description: INodeProperties[] = [
 		description: 'The page the survey was answered on',
 	},
 	...currentPropertiesFields('response'),
-	...createFieldsWithSimplify([
+	...createFieldsWithSimplify(RESPONSE_SHAPE, [
 		{
 			displayName: 'Comment',
 			name: 'text',
