@@ -6,6 +6,7 @@ import { NodeHelpers } from 'n8n-workflow';
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { readWorkflows } from '../../scripts/e2e/workflow-files';
 import { loadPackage } from '../harness';
+import { parametersAsLoaded } from '../support/wootric';
 
 /**
  * Version 1.1 moved Simplify of two creates; workflows saved with version 1 (the examples and the
@@ -69,26 +70,9 @@ describe('node version 1.2', () => {
 
 	/** The parameters n8n keeps of `parameters` on a node of that version. */
 	async function readAs(typeVersion: number, parameters: INodeParameters) {
-		const { description } = (await loadPackage()).nodeTypes['n8n-nodes-wootric.wootric']
-			.type as INodeType;
-		const node = { parameters, typeVersion } as INode;
-		const read =
-			NodeHelpers.getNodeParameters(
-				description.properties,
-				parameters,
-				true,
-				false,
-				node,
-				description,
-			) ?? {};
+		const read = await parametersAsLoaded(typeVersion, parameters);
 		return Object.keys(parameters).filter((name) => name in read);
 	}
-
-	it('is the default version', async () => {
-		const { description } = (await loadPackage()).nodeTypes['n8n-nodes-wootric.wootric']
-			.type as INodeType;
-		expect(description.defaultVersion).toBe(1.2);
-	});
 
 	it.each([1, 1.1])('version %s keeps the older fields and shows no locator', async (version) => {
 		for (const parameters of saved) {

@@ -1,9 +1,17 @@
 import path from 'node:path';
 
-import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
+import type {
+	ICredentialDataDecryptedObject,
+	IDataObject,
+	INode,
+	INodeParameters,
+	INodeType,
+} from 'n8n-workflow';
+import { NodeHelpers } from 'n8n-workflow';
 
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import {
+	loadPackage,
 	replaceContents,
 	REPO_ROOT,
 	requireBuilt,
@@ -41,6 +49,30 @@ export const listRequestBound = (records: number) =>
  * ID), which workflows saved with versions 1 and 1.1 keep; the locators have their own suite.
  */
 export const VERSION_BEFORE_LOCATORS = 1.1;
+
+/**
+ * The parameters of a Wootric node of that version as n8n reads them when it loads the workflow:
+ * what the version does not show is dropped, defaults are added, and a noDataExpression parameter
+ * loses its leading `=`.
+ */
+export async function parametersAsLoaded(
+	typeVersion: number,
+	parameters: INodeParameters,
+): Promise<INodeParameters> {
+	const { description } = (await loadPackage()).nodeTypes['n8n-nodes-wootric.wootric']
+		.type as INodeType;
+	const node = { parameters, typeVersion } as INode;
+	return (
+		NodeHelpers.getNodeParameters(
+			description.properties,
+			parameters,
+			true,
+			false,
+			node,
+			description,
+		) ?? {}
+	);
+}
 
 /** A "Wootric API" credential for a fake instance, password grant by default. */
 export function credentialsFor(
