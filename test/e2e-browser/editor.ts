@@ -174,7 +174,11 @@ export class Editor {
 
 	/** Waits until the open node's title reads `name`: n8n renames a node a moment after a change. */
 	async waitForNodeName(name: string): Promise<void> {
-		await this.ndv.getByTestId('node-title-container').getByText(name, { exact: true }).waitFor();
+		await this.ndv
+			.getByTestId('node-title-container')
+			.getByTestId('inline-edit-preview')
+			.getByText(name, { exact: true })
+			.waitFor();
 	}
 
 	/**
