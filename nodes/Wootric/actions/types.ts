@@ -75,7 +75,7 @@ function toolDescriptionField(text: string): INodeProperties {
 		typeOptions: { rows: 3 },
 		default: text,
 		description:
-			'What the AI agent reads to decide when to call this tool and what it gets back; left empty, it reads "<action> in Wootric"',
+			'What the AI agent reads to decide when to call this tool and what it gets back. Left empty, it reads only the operation, e.g. "Create a response in Wootric".',
 		displayOptions: { show: asTool },
 	};
 }
