@@ -25,8 +25,7 @@ export class Wootric implements INodeType {
 		version: [1, 1.1, 1.2, 1.3],
 		defaultVersion: 1.3,
 		subtitle: '={{$parameter["operation"] + ": " + $parameter["resource"]}}',
-		// Also an AI agent's tool's description when it is set manually; set automatically, n8n
-		// makes it "<the operation's action> in Wootric", so each action says what it returns.
+		// An AI agent reads each operation's own Tool Description instead (actions/types.ts).
 		description:
 			'Wootric, customer-feedback (NPS) surveys: end users, responses (0–10 score, comment), declines, NPS summary',
 		defaults: { name: 'Wootric' },

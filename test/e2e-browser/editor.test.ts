@@ -199,7 +199,7 @@ describe('a new user in the editor', () => {
 	);
 
 	step(
-		'adds the Wootric node: its actions list every operation; Get Many runs and shows the responses',
+		'adds the Wootric node: its actions list every operation; Get Many, named "Get many responses", runs and shows the responses',
 		async () => {
 			const { page } = editor;
 			await page.getByTestId('canvas-handle-plus').click();
@@ -209,8 +209,7 @@ describe('a new user in the editor', () => {
 				.filter((candidate) => candidate.name === 'operation')
 				.flatMap(options)
 				.map((option) => option.action ?? option.name);
-			for (const action of actions)
-				await page.getByTestId('item-iterator-item').filter({ hasText: action }).first().waitFor();
+			for (const action of actions) await editor.actionEntry(action).waitFor();
 			await editor.screenshot(screenshots, 'operations');
 
 			await editor.chooseAction(
@@ -218,6 +217,8 @@ describe('a new user in the editor', () => {
 					(option) => option.value === 'getAll',
 				)!.action!,
 			);
+			// n8n names a new node after its operation's action.
+			await editor.waitForNodeName('Get many responses');
 			await editor.ndv.getByTestId('node-execute-button').click();
 			await editor.waitForOutputItems(Math.min(50, fake.account.responses.size));
 			await editor.waitForNoNodeIssues();
@@ -252,6 +253,8 @@ describe('a new user in the editor', () => {
 			const { page, ndv } = editor;
 			await editor.pick(ndv, 'resource', 'Response');
 			await editor.pick(ndv, 'operation', 'Create');
+			// A node still named by default is renamed after the operation chosen.
+			await editor.waitForNodeName('Create a response');
 			// Required fields left empty: n8n flags the node (what the checks for a filled one rely on).
 			await page.getByTestId('node-issues').first().waitFor({ state: 'attached' });
 			await ndv.getByTestId('resource-locator-endUser').click();

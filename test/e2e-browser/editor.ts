@@ -160,8 +160,25 @@ export class Editor {
 		await this.page.getByTestId('node-creator-item-name').getByText(name, { exact: true }).click();
 	}
 
+	/** The node creator's entry of an operation whose action reads exactly `action`. */
+	actionEntry(action: string): Locator {
+		return this.page
+			.getByTestId('item-iterator-item')
+			.filter({ has: this.page.getByText(action, { exact: true }) })
+			.first();
+	}
+
 	async chooseAction(action: string): Promise<void> {
-		await this.page.getByTestId('item-iterator-item').filter({ hasText: action }).first().click();
+		await this.actionEntry(action).click();
+	}
+
+	/** Waits until the open node's title reads `name`: n8n renames a node a moment after a change. */
+	async waitForNodeName(name: string): Promise<void> {
+		await this.ndv
+			.getByTestId('node-title-container')
+			.getByTestId('inline-edit-preview')
+			.getByText(name, { exact: true })
+			.waitFor();
 	}
 
 	/**

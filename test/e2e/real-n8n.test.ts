@@ -1141,7 +1141,7 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 	});
 
 	step(
-		'published, the trigger serves both Wootric tools to an MCP client, each with its $fromAI inputs',
+		'published, the trigger serves both Wootric tools to an MCP client, named after their nodes, described by their operations, each with its $fromAI inputs',
 		async () => {
 			await demo.rest.activate(MCP_WORKFLOW.id);
 			client = await connectMcpClient(mcpServerUrl(demo.n8n.baseUrl));
@@ -1164,14 +1164,15 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 			expect(shown).toEqual([
 				{
 					name: 'Create_response',
-					description: "Create a response (an end user's NPS score 0–10 and comment) in Wootric",
+					description:
+						"Create a response in Wootric: record an end user's NPS score (0–10) and comment. Returns the response with its ID.",
 					inputs: { comment: 'string', endUserId: 'number', score: 'number' },
 					required: ['comment', 'endUserId', 'score'],
 				},
 				{
 					name: 'Get_detractors',
 					description:
-						'Get many responses (NPS scores 0–10, comments, end users, dates) in Wootric',
+						'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.',
 					inputs: { days: 'number', limit: 'number' },
 					required: ['days', 'limit'],
 				},

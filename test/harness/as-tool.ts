@@ -2,6 +2,7 @@ import type {
 	IDataObject,
 	IExecuteFunctions,
 	INodeExecutionData,
+	INodeProperties,
 	INodeType,
 	INodeTypeDescription,
 	IVersionedNodeType,
@@ -13,8 +14,8 @@ import type { LoadedNodeTypes } from './type-registries';
 /**
  * The tool variant n8n's loader adds for every node with `usableAsTool` (packages/cli,
  * convertNodeToAiTool): type `<node>Tool`, no main input, an ai_tool output, and the Tool
- * Description parameters. n8n-workflow resolves `@tool` to true for it (its name ends in "Tool"),
- * and n8n-core calls its `execute` when an agent calls the tool.
+ * Description parameters unless the node has its own. n8n-workflow resolves `@tool` to true for it
+ * (its name ends in "Tool"), and n8n-core calls its `execute` when an agent calls the tool.
  */
 export function toolVariants(nodeTypes: LoadedNodeTypes): LoadedNodeTypes {
 	return Object.fromEntries(
@@ -32,6 +33,8 @@ export function toolVariants(nodeTypes: LoadedNodeTypes): LoadedNodeTypes {
 function toolDescriptionOf(description: INodeTypeDescription): INodeTypeDescription {
 	const { usableAsTool, ...rest } = description;
 	const replacements = typeof usableAsTool === 'object' ? usableAsTool.replacements : {};
+	// n8n adds its Tool Description pair only to a node without a `toolDescription` of its own.
+	const hasToolDescription = description.properties.some(({ name }) => name === 'toolDescription');
 	return {
 		...rest,
 		...replacements,
@@ -40,27 +43,33 @@ function toolDescriptionOf(description: INodeTypeDescription): INodeTypeDescript
 		inputs: [],
 		outputs: [NodeConnectionTypes.AiTool],
 		properties: [
-			{
-				displayName: 'Tool Description',
-				name: 'descriptionType',
-				type: 'options',
-				noDataExpression: true,
-				options: [
-					{ name: 'Set Automatically', value: 'auto' },
-					{ name: 'Set Manually', value: 'manual' },
-				],
-				default: 'auto',
-			},
-			{
-				displayName: 'Description',
-				name: 'toolDescription',
-				type: 'string',
-				default: description.description,
-				displayOptions: { show: { descriptionType: ['manual'] } },
-			},
+			...(hasToolDescription ? [] : toolDescriptionPair(description.description)),
 			...description.properties,
 		],
 	};
+}
+
+function toolDescriptionPair(nodeDescription: string): INodeProperties[] {
+	return [
+		{
+			displayName: 'Tool Description',
+			name: 'descriptionType',
+			type: 'options',
+			noDataExpression: true,
+			options: [
+				{ name: 'Set Automatically', value: 'auto' },
+				{ name: 'Set Manually', value: 'manual' },
+			],
+			default: 'auto',
+		},
+		{
+			displayName: 'Description',
+			name: 'toolDescription',
+			type: 'string',
+			default: nodeDescription,
+			displayOptions: { show: { descriptionType: ['manual'] } },
+		},
+	];
 }
 
 export const TOOL_CALLER_NODE_TYPE = 'n8n-harness.toolCaller';

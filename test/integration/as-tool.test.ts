@@ -58,7 +58,7 @@ describe("as an AI agent's tool", () => {
 				const { description, answer } = await call(getManyResponses, { nodeTypeVersion });
 
 				expect(description).toBe(
-					'Get many responses (NPS scores 0–10, comments, end users, dates) in Wootric',
+					'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.',
 				);
 				expect(
 					requestsSeen(fake).map(({ method, path, rawQuery }) => [method, path, rawQuery]),
@@ -165,7 +165,7 @@ describe("as an AI agent's tool", () => {
 		const endUsers = await call({ resource: 'endUser', operation: 'getAll' });
 
 		expect(declines.description).toBe(
-			'Get many declines (refused surveys: end users, dates) in Wootric',
+			'Get many declines in Wootric: refused NPS surveys, of everyone or of one end user, newest first. Returns one record per decline: its ID, the end user, the date.',
 		);
 		expect(declines.answer!.map((record) => Object.keys(record))).toEqual(
 			Array(10).fill(SIMPLIFIED.declines),
@@ -201,6 +201,28 @@ describe("as an AI agent's tool", () => {
 			templates.answer!.map(() => ['id', 'is_default']),
 		);
 		expect(templates.answer!.filter((record) => record.is_default)).toHaveLength(1);
+	});
+
+	it("the model reads the Tool Description the user wrote, or, left empty, n8n's automatic one; tools saved before read theirs", async () => {
+		seedResponses(fake, 3);
+
+		const written = await call({
+			...getManyResponses,
+			toolDescription: 'The newest NPS answers of our customers',
+		});
+		const empty = await call({ ...getManyResponses, toolDescription: '' });
+		// Saved before the node had its own Tool Description, with n8n's pair.
+		const savedAuto = await call({ ...getManyResponses, descriptionType: 'auto' });
+		const savedManual = await call({
+			...getManyResponses,
+			descriptionType: 'manual',
+			toolDescription: 'Answers of the last surveys',
+		});
+
+		expect(written.description).toBe('The newest NPS answers of our customers');
+		expect(empty.description).toBe('Get many responses in Wootric');
+		expect(savedAuto.description).toMatch(/^Get many responses in Wootric: .+\. Returns /);
+		expect(savedManual.description).toBe('Answers of the last surveys');
 	});
 
 	it('an error answers the model in one short line naming the field or the record', async () => {

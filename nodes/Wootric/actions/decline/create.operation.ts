@@ -11,9 +11,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: 'Create a decline (an end user refused a survey)',
-	description: 'Record that an end user declined a survey',
+	action: 'Create a decline',
+	description: 'Record that an end user refused a survey',
 };
+
+export const toolDescription =
+	"Create a decline in Wootric: record that an end user refused an NPS survey. Returns the decline with its ID, the end user's ID and the date.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who declined the survey'),

@@ -7,9 +7,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete a decline (a refused survey, for good)',
-	description: 'Delete one decline of an end user for good',
+	action: 'Delete a decline',
+	description: 'Delete one decline (a refused survey) of an end user for good',
 };
+
+export const toolDescription =
+	"Delete a decline in Wootric for good: one end user's record of a refused NPS survey, by its ID. Returns the ID deleted.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who declined the survey'),

@@ -8,9 +8,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get a decline (a refused survey: end user, date)',
-	description: 'Read one decline of an end user',
+	action: 'Get a decline',
+	description: 'Read one decline of an end user: who refused a survey, and when',
 };
+
+export const toolDescription =
+	"Get a decline in Wootric: one end user's refused NPS survey, by its ID. Returns the decline: its ID, the end user, the date.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who declined the survey'),

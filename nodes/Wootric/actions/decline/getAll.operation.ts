@@ -5,9 +5,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many declines (refused surveys: end users, dates)',
-	description: 'List declines, of everyone or of one end user',
+	action: 'Get many declines',
+	description: 'List declines (refused surveys: end users, dates), of everyone or of one end user',
 };
+
+export const toolDescription =
+	'Get many declines in Wootric: refused NPS surveys, of everyone or of one end user, newest first. Returns one record per decline: its ID, the end user, the date.';
 
 export const description: INodeProperties[] = getManyFields('declines');
 

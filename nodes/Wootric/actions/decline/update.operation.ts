@@ -9,9 +9,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update a decline (the end-user properties kept with it)',
+	action: 'Update a decline',
 	description: 'Change the end-user properties kept with a decline',
 };
+
+export const toolDescription =
+	"Update a decline in Wootric: change the end-user properties kept with it. Returns the decline's ID and what was updated.";
 
 export const description: INodeProperties[] = [
 	idField('declineId', 'Decline ID', 'The decline to change'),

@@ -23,9 +23,12 @@ const MAX_SURVEY_EMAILS = 100;
 
 export const option = {
 	name: 'Send',
-	action: 'Send an NPS survey by email (to one or more addresses)',
-	description: 'Email a survey to one or more addresses',
+	action: 'Send a survey by email',
+	description: 'Email an NPS survey to one or more addresses',
 };
+
+export const toolDescription =
+	'Send a survey by email in Wootric: an NPS survey to one or more addresses. Returns what Wootric accepted: the addresses and the survey settings.';
 
 export const description: INodeProperties[] = [
 	{

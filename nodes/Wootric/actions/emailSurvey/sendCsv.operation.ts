@@ -25,10 +25,13 @@ import type { EachItem, ItemRequests } from '../types';
 
 export const option = {
 	name: 'Send From CSV',
-	action: 'Send NPS surveys by email (to the addresses of a CSV)',
+	action: 'Send surveys by email from a CSV',
 	description:
-		'Email surveys to the addresses of a CSV file, or of a CSV built from the input items',
+		'Email NPS surveys to the addresses of a CSV file, or of a CSV built from the input items',
 };
+
+export const toolDescription =
+	"Send surveys by email from a CSV in Wootric: NPS surveys to the addresses of a CSV. Returns one record per request sent: Wootric's answer and the CSV rows it carried.";
 
 const nameValueCollection = (
 	name: string,

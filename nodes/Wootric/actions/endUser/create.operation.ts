@@ -8,9 +8,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: 'Create an end user (a survey taker; returns it with its ID)',
-	description: 'Add a new end user to Wootric',
+	action: 'Create an end user',
+	description: 'Add a new end user (a survey taker) to Wootric; returns it with its ID',
 };
+
+export const toolDescription =
+	'Create an end user in Wootric: a survey taker, with an email and properties. Returns the end user with its ID.';
 
 export const description: INodeProperties[] = [emailField, ...createFields()];
 

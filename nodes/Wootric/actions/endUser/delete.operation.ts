@@ -9,9 +9,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete an end user (removed the next day)',
-	description: 'Mark an end user for deletion',
+	action: 'Delete an end user',
+	description: 'Mark an end user for deletion; Wootric removes it the next day',
 };
+
+export const toolDescription =
+	"Delete an end user in Wootric: marks the survey taker for deletion; Wootric removes it the next day. Returns the end user's ID.";
 
 // The DELETE path takes an ID or an email.
 const WAYS: EndUserBy[] = ['id', 'email'];

@@ -7,9 +7,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Export Data',
-	action: "Export an end user's data (Wootric emails a download link)",
-	description: 'Ask Wootric to prepare a file with all data of an end user',
+	action: "Export an end user's data",
+	description:
+		'Ask Wootric to prepare a file with all data of an end user; Wootric emails a download link',
 };
+
+export const toolDescription =
+	"Export an end user's data in Wootric: Wootric prepares a file with all of it and emails a download link. Returns the end user's ID and that the export is scheduled.";
 
 const HINT = 'Wootric sends an email with a link to the JSON export file when it is ready';
 

@@ -7,9 +7,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get an end user (email, properties, last response, settings)',
-	description: 'Find one end user by ID, email, external ID or phone number',
+	action: 'Get an end user',
+	description:
+		'Find one end user by ID, email, external ID or phone number: email, properties, last response, settings',
 };
+
+export const toolDescription =
+	'Get an end user in Wootric: one survey taker, by ID, email, external ID or phone number. Returns its ID, email, properties, last response and survey settings.';
 
 const WAYS: EndUserBy[] = ['id', 'email', 'externalId', 'phoneNumber'];
 

@@ -17,9 +17,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many end users (email, properties, last response)',
-	description: 'List end users, optionally filtered',
+	action: 'Get many end users',
+	description: 'List end users (email, properties, last response), optionally filtered',
 };
+
+export const toolDescription =
+	'Get many end users in Wootric: survey takers, optionally filtered by email or dates. Returns one record per end user: ID, email, external ID, properties, last response.';
 
 export const description: INodeProperties[] = [
 	...returnAllFields,

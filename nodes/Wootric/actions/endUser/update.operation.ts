@@ -18,9 +18,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update an end user (email, external ID, properties)',
+	action: 'Update an end user',
 	description: "Change an end user's email, external ID, dates or properties",
 };
+
+export const toolDescription =
+	"Update an end user in Wootric: change a survey taker's email, external ID, dates or properties. Returns the end user as updated.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user to update'),

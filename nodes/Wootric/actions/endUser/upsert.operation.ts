@@ -15,9 +15,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create or Update',
-	action: 'Create or update an end user (matched by email or external ID)',
-	description: 'Create a new record, or update the current one if it already exists (upsert)',
+	action: 'Create or update an end user',
+	description: 'Create a new end user, or update the one matched by email or external ID (upsert)',
 };
+
+export const toolDescription =
+	'Create or update an end user in Wootric: the one with the email or external ID given is updated, or a new one created. Returns the end user with its ID.';
 
 export const description: INodeProperties[] = [
 	{

@@ -8,9 +8,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get end user settings (email, web and mobile surveys on or off)',
-	description: 'Read the survey settings of an end user',
+	action: "Get an end user's settings",
+	description: 'Read which surveys an end user gets: email, web and mobile, each on or off',
 };
+
+export const toolDescription =
+	"Get an end user's settings in Wootric: whether the survey taker gets email, web and mobile surveys. Returns each channel on or off.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user whose survey settings to read'),

@@ -9,9 +9,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update end user settings (email, web and mobile surveys on or off)',
-	description: 'Turn survey channels of an end user on or off',
+	action: "Update an end user's settings",
+	description: "Turn an end user's email, web or mobile surveys on or off",
 };
+
+export const toolDescription =
+	"Update an end user's settings in Wootric: turn email, web or mobile surveys on or off for a survey taker. Returns the settings as updated.";
 
 /** The flags in the order they are sent: parameter name, its label, the API's name. */
 const FLAGS: Array<[name: string, label: string, flag: string]> = [

@@ -7,10 +7,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get the NPS summary (NPS, promoters, passives, detractors, rates)',
+	action: 'Get the NPS summary',
 	description:
 		'Get the NPS score and its promoters, passives, detractors and response rates for a period',
 };
+
+export const toolDescription =
+	'Get the NPS summary in Wootric for a period (the last month by default). Returns the NPS score, the numbers of promoters, passives and detractors, and the response rates.';
 
 export const description: INodeProperties[] = [
 	{

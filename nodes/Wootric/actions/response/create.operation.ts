@@ -11,9 +11,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Create',
-	action: "Create a response (an end user's NPS score 0–10 and comment)",
-	description: 'Record a survey response of an end user',
+	action: 'Create a response',
+	description: "Record an end user's survey response: an NPS score 0–10 and a comment",
 };
+
+export const toolDescription =
+	"Create a response in Wootric: record an end user's NPS score (0–10) and comment. Returns the response with its ID.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who answered'),

@@ -7,9 +7,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Delete',
-	action: 'Delete a response (an NPS score and comment, for good)',
-	description: 'Delete one response of an end user for good',
+	action: 'Delete a response',
+	description: 'Delete one response (an NPS score and comment) of an end user for good',
 };
+
+export const toolDescription =
+	"Delete a response in Wootric for good: one end user's NPS score and comment, by its ID. Returns the ID deleted.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who gave the response'),

@@ -8,9 +8,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get',
-	action: 'Get a response (NPS score 0–10, comment, end user, date)',
-	description: 'Read one response of an end user',
+	action: 'Get a response',
+	description: 'Read one response of an end user: NPS score 0–10, comment, date',
 };
+
+export const toolDescription =
+	"Get a response in Wootric: one end user's NPS survey answer, by its ID. Returns its score (0–10), comment, end user and date.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who gave the response'),

@@ -8,9 +8,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many responses (NPS scores 0–10, comments, end users, dates)',
-	description: 'List responses, of everyone or of one end user',
+	action: 'Get many responses',
+	description:
+		'List responses (NPS scores 0–10, comments, end users, dates), of everyone or of one end user',
 };
+
+export const toolDescription =
+	'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.';
 
 export const description: INodeProperties[] = getManyFields('responses', {
 	beforeReturnAll: [

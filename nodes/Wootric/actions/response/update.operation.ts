@@ -9,10 +9,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Update',
-	action: 'Update a response (completed, excluded from the NPS, properties)',
+	action: 'Update a response',
 	description:
 		'Mark a response completed, exclude it from or include it in NPS calculations, or change its end-user properties',
 };
+
+export const toolDescription =
+	"Update a response in Wootric: mark it completed, exclude it from or include it in the NPS, or change its end-user properties. Returns the response's ID and what was updated.";
 
 export const description: INodeProperties[] = [
 	idField('responseId', 'Response ID', 'The response to change'),

@@ -7,9 +7,12 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many segments (end-user property names and types)',
-	description: 'List the segments of the account',
+	action: 'Get many segments',
+	description: 'List the segments of the account: end-user property names and types',
 };
+
+export const toolDescription =
+	'Get many segments in Wootric: the end-user properties responses can be grouped by. Returns one record per segment: its name and data type.';
 
 export const description: INodeProperties[] = toolOutputFields(SEGMENT_SHAPE);
 

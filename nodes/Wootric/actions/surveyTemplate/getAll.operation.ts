@@ -7,10 +7,13 @@ import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
-	action: 'Get many survey templates (names, languages, default)',
+	action: 'Get many survey templates',
 	description:
 		'List the survey templates of the account, with their languages and which one is the default',
 };
+
+export const toolDescription =
+	'Get many survey templates in Wootric: the surveys the account can send. Returns one record per template: ID, name, languages, and whether it is the default.';
 
 export const description: INodeProperties[] = toolOutputFields(SURVEY_TEMPLATE_SHAPE);
 
