@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { REPO_ROOT } from './e2e/paths';
@@ -199,6 +199,14 @@ export function outputSchemaFiles(): Map<string, string> {
 		}
 	}
 	return files;
+}
+
+/** The schema files under `folder` (the sources' or dist's), named as outputSchemaFiles names them. */
+export function schemaFilesIn(folder: string): string[] {
+	return readdirSync(folder, { recursive: true, encoding: 'utf8' })
+		.filter((file) => file.endsWith('.json'))
+		.map((file) => file.split(path.sep).join('/'))
+		.sort();
 }
 
 /** `npm run schemas`: writes the files anew, removing any this no longer gives. */

@@ -1,8 +1,8 @@
-import { readdirSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { REPO_ROOT } from '../../scripts/e2e/paths';
-import { outputSchemaFiles, SCHEMA_FOLDER } from '../../scripts/output-schemas';
+import { outputSchemaFiles, SCHEMA_FOLDER, schemaFilesIn } from '../../scripts/output-schemas';
 
 /**
  * The committed schema files are what scripts/output-schemas.ts gives: n8n reads the files, the
@@ -10,10 +10,7 @@ import { outputSchemaFiles, SCHEMA_FOLDER } from '../../scripts/output-schemas';
  */
 describe('the output schema files', () => {
 	const folder = path.join(REPO_ROOT, SCHEMA_FOLDER);
-	const committed = readdirSync(folder, { recursive: true, encoding: 'utf8' })
-		.filter((file) => file.endsWith('.json'))
-		.map((file) => file.split(path.sep).join('/'))
-		.sort();
+	const committed = schemaFilesIn(folder);
 	const generated = outputSchemaFiles();
 
 	it('are those the script gives, no more and no fewer', () => {
