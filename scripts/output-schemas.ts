@@ -180,6 +180,10 @@ export const OUTPUTS_BY_VERSION: Record<string, Outputs> = {
 	'1.2.0': OUTPUTS,
 };
 
+/** n8n's folder for a node version: 1 → v1.0.0, 1.2 → v1.2.0. */
+export const versionFolder = (version: number) =>
+	`v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
+
 /** Where the files go, relative to the repository. */
 export const SCHEMA_FOLDER = 'nodes/Wootric/__schema__';
 

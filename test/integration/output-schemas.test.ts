@@ -12,7 +12,12 @@ import {
 	type FakeWootric,
 } from '../fake';
 import { loadPackage, REPO_ROOT, runNode } from '../harness';
-import { SCHEMA_FOLDER, schemaFilesIn, type JsonSchema } from '../../scripts/output-schemas';
+import {
+	SCHEMA_FOLDER,
+	schemaFilesIn,
+	versionFolder,
+	type JsonSchema,
+} from '../../scripts/output-schemas';
 import { credentialsFor } from '../support/wootric';
 
 /**
@@ -25,10 +30,6 @@ import { credentialsFor } from '../support/wootric';
  * also comes with a value somewhere, where the fake's API gives one.
  */
 const BUILT_SCHEMAS = path.join(REPO_ROOT, 'dist', SCHEMA_FOLDER);
-
-/** n8n's folder for a node version: 1 → v1.0.0, 1.2 → v1.2.0. */
-const versionFolder = (version: number) =>
-	`v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
 
 const readSchema = (file: string) =>
 	JSON.parse(readFileSync(path.join(BUILT_SCHEMAS, file), 'utf8')) as JsonSchema & {
