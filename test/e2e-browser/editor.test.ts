@@ -6,7 +6,7 @@
  * fake Wootric API. Screenshots go to E2E_SCREENSHOTS_DIR (`npm run screenshots`: docs/screenshots)
  * or the suite's work folder.
  */
-import { mkdirSync } from 'node:fs';
+import { mkdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import {
@@ -17,10 +17,11 @@ import {
 } from 'n8n-workflow';
 
 import { startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
-import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
+import { EXAMPLES_FOLDER, REPO_ROOT } from '../../scripts/e2e/paths';
 import { waitFor } from '../../scripts/e2e/processes';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
-import { readWorkflows } from '../../scripts/e2e/workflow-files';
+import { readWorkflows, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import { SCHEMA_FOLDER, versionFolder } from '../../scripts/output-schemas';
 import { Wootric } from '../../nodes/Wootric/Wootric.node';
 import { WootricTrigger } from '../../nodes/Wootric/WootricTrigger.node';
 import { WootricWebhookTrigger } from '../../nodes/Wootric/WootricWebhookTrigger.node';
@@ -36,6 +37,54 @@ const ACTION_NODE = new Wootric().description;
 const NODE_VERSION = ACTION_NODE.defaultVersion ?? 1;
 const triggerName = (description: INodeTypeDescription) =>
 	description.displayName.replace(/ Trigger$/, '');
+
+/**
+ * A Wootric node that has never run (Response → Get, the default version) and a node after it,
+ * whose input panel can only show the Wootric node's fields from its output schema.
+ */
+const FIELD_PREVIEW_NODES: Array<WorkflowFile['nodes'][number] & { typeVersion: number }> = [
+	{
+		id: 'e2e-field-preview-start',
+		name: 'Start',
+		type: 'n8n-nodes-base.manualTrigger',
+		typeVersion: 1,
+		position: [0, 0],
+		parameters: {},
+	},
+	{
+		id: 'e2e-field-preview-wootric',
+		name: 'Wootric',
+		type: 'n8n-nodes-wootric.wootric',
+		typeVersion: NODE_VERSION,
+		position: [220, 0],
+		parameters: { resource: 'response', operation: 'get' },
+	},
+	{
+		id: 'e2e-field-preview-next',
+		name: 'Next',
+		type: 'n8n-nodes-base.noOp',
+		typeVersion: 1,
+		position: [440, 0],
+		parameters: {},
+	},
+];
+const FIELD_PREVIEW_WORKFLOW: WorkflowFile = {
+	id: 'e2eFieldPreview',
+	name: 'Field preview',
+	nodes: FIELD_PREVIEW_NODES,
+	connections: {
+		Start: { main: [[{ node: 'Wootric', type: 'main', index: 0 }]] },
+		Wootric: { main: [[{ node: 'Next', type: 'main', index: 0 }]] },
+	},
+	active: false,
+	settings: {},
+};
+const previewedSchema = JSON.parse(
+	readFileSync(
+		join(REPO_ROOT, SCHEMA_FOLDER, versionFolder(NODE_VERSION), 'response', 'get.json'),
+		'utf8',
+	),
+) as { properties: Record<string, unknown> };
 
 let fake: FakeWootric;
 let tickets: TicketServer;
@@ -53,7 +102,7 @@ const { step } = e2eSuite({
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
-			workflows: readWorkflows(EXAMPLES_FOLDER),
+			workflows: [...readWorkflows(EXAMPLES_FOLDER), FIELD_PREVIEW_WORKFLOW],
 		});
 		editor = await Editor.open(demo.n8n.baseUrl);
 	},
@@ -340,6 +389,21 @@ describe('a new user in the editor', () => {
 		expect(editor.takeConsoleErrors()).toEqual([]);
 	});
 
+	step(
+		'opens a node after a Wootric node that has never run and sees the fields it will get',
+		async () => {
+			const { page } = editor;
+			await page.goto(`${demo.n8n.baseUrl}/workflow/${FIELD_PREVIEW_WORKFLOW.id}`);
+			await page.getByTestId('canvas-node').filter({ hasText: 'Next' }).dblclick();
+			const fields = await editor.previewedInputFields();
+			expect(fields).toEqual(
+				expect.arrayContaining(Object.keys(previewedSchema.properties).slice(0, 6)),
+			);
+			await page.getByTestId('ndv-close-button').click();
+			expect(editor.takeConsoleErrors()).toEqual([]);
+		},
+	);
+
 	step('runs the headline workflow, new detractor → ticket, and sees its output', async () => {
 		const { page } = editor;
 		tickets.clear();
@@ -356,5 +420,10 @@ describe('a new user in the editor', () => {
 		expect(
 			editor.refusedRequests.every((url) => url.startsWith('https://registry.npmjs.org/')),
 		).toBe(true);
+	});
+
+	step('found every output schema of the Wootric node the editor asked for', async () => {
+		expect(editor.schemaRequests.length).toBeGreaterThan(0);
+		expect(editor.schemaRequests.filter((request) => !request.startsWith('200 '))).toEqual([]);
 	});
 });

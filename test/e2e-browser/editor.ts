@@ -13,16 +13,24 @@ import { runCommand } from '../../scripts/e2e/processes';
 const LOOPBACK_URL = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
 
 /**
- * Console errors that are n8n's own and not this package's: the editor asks for a node's optional
- * output schema (/schemas/<node type>/<version>.json), which a community package does not ship.
+ * The editor's requests for the Wootric node's output schemas (/schemas/<node type>/<version>/
+ * <resource>/<operation>.json), which it makes to preview a node's fields before it has run.
  */
-const N8N_OPTIONAL_LOOKUP = /\/schemas\/n8n-nodes-wootric\.[A-Za-z]+\/[\d.]+(\/[^/]+){0,2}\.json$/;
+const ACTION_SCHEMA_REQUEST = /\/schemas\/n8n-nodes-wootric\.wootric\/[\d.]+\/[^/]+\/[^/]+\.json$/;
+
+/**
+ * The triggers' output schemas, which the package does not ship yet: both would be the one file
+ * __schema__/v1.0.0.json beside them. n8n 2.x asks for them but shows no preview for a trigger.
+ */
+const TRIGGER_SCHEMA_REQUEST = /\/schemas\/n8n-nodes-wootric\.[A-Za-z]+Trigger\/[\d.]+\.json$/;
 
 export class Editor {
 	/** Errors the page reported since the last takeConsoleErrors(), with the URL they concern. */
 	private consoleErrors: string[] = [];
 	/** Requests to other hosts, refused so that nothing leaves this machine. */
 	readonly refusedRequests: string[] = [];
+	/** The editor's requests for the Wootric node's output schemas, as `<status> <path>`. */
+	readonly schemaRequests: string[] = [];
 
 	private constructor(
 		private readonly browser: Browser,
@@ -35,10 +43,15 @@ export class Editor {
 			// The refusal below shows as "net::ERR_FAILED"; n8n's editor asks the npm registry about
 			// the installed package from the browser.
 			if (url && !LOOPBACK_URL.test(url)) return;
-			if (N8N_OPTIONAL_LOOKUP.test(url)) return;
+			if (TRIGGER_SCHEMA_REQUEST.test(url)) return;
 			this.consoleErrors.push(`${message.text()}${url ? ` (${url})` : ''}`);
 		});
 		page.on('pageerror', (error) => this.consoleErrors.push(`uncaught: ${error.message}`));
+		page.on('response', (response) => {
+			const { pathname } = new URL(response.url());
+			if (ACTION_SCHEMA_REQUEST.test(pathname))
+				this.schemaRequests.push(`${response.status()} ${pathname}`);
+		});
 	}
 
 	/**
@@ -144,6 +157,18 @@ export class Editor {
 						return name ? [name] : [];
 					}),
 			);
+	}
+
+	/**
+	 * The fields the open node's input panel lists for a parent that has not run, from the parent's
+	 * output schema ("Usually outputs the following fields"); waits for that preview.
+	 */
+	async previewedInputFields(): Promise<string[]> {
+		const input = this.ndv.getByTestId('ndv-input-panel');
+		await input.getByTestId('schema-preview-warning').waitFor();
+		return (await input.getByTestId('run-data-schema-item').allInnerTexts()).map(
+			(text) => text.trim().split(/\s/)[0],
+		);
 	}
 
 	get ndv(): Locator {

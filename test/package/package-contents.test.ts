@@ -2,6 +2,8 @@ import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
+import { SCHEMA_FOLDER, schemaFilesIn } from '../../scripts/output-schemas';
+
 /**
  * What `npm pack` would publish: it must carry every file the manifest names and the icons they
  * point at.
@@ -59,6 +61,14 @@ describe('the packed package', () => {
 		for (const icon of icons) expect(files).toContain(icon);
 		if (builtFile.endsWith('.node.js'))
 			expect(files).toContain(builtFile.replace(/\.js$/, '.json'));
+	});
+
+	it('contains every output schema, where n8n reads it: beside the node in dist', () => {
+		const schemas = schemaFilesIn(path.join(root, SCHEMA_FOLDER)).map((file) =>
+			path.posix.join('dist', SCHEMA_FOLDER, file),
+		);
+		expect(schemas.length).toBeGreaterThan(0);
+		expect(schemas.filter((file) => !files.includes(file))).toEqual([]);
 	});
 
 	it('ships built code only: no TypeScript sources, tests or fakes', () => {
