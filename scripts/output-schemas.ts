@@ -178,6 +178,14 @@ export const OUTPUTS_BY_VERSION: Record<string, Outputs> = {
 	'1.0.0': OUTPUTS,
 	'1.1.0': OUTPUTS,
 	'1.2.0': OUTPUTS,
+	// 1.3: End User → Delete answers like the other deletes.
+	'1.3.0': {
+		...OUTPUTS,
+		endUser: {
+			...OUTPUTS.endUser,
+			delete: { success: boolean, deleted: boolean, id: integer, email: string },
+		},
+	},
 };
 
 /** n8n's folder for a node version: 1 → v1.0.0, 1.2 → v1.2.0. */
