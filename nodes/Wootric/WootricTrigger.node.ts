@@ -7,7 +7,13 @@ import type {
 import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { pollWootric } from './polling/poll';
-import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './events/responseFilter';
+import { MAIN_FIELDS_VERSION } from './events';
+import {
+	eventsField,
+	RESPONSE_FILTERS,
+	SIMPLIFY_OPTIONS,
+	whileWatching,
+} from './events/responseFilter';
 import { optionsCollection } from './helpers/fields';
 
 export class WootricTrigger implements INodeType {
@@ -16,7 +22,9 @@ export class WootricTrigger implements INodeType {
 		name: 'wootricTrigger',
 		icon: { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: items always carry nps_category and ISO 8601 times; Simplify keeps the main fields.
+		version: [1, MAIN_FIELDS_VERSION],
+		defaultVersion: MAIN_FIELDS_VERSION,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow when Wootric survey responses or declines arrive, or responses change',
@@ -26,24 +34,10 @@ export class WootricTrigger implements INodeType {
 		outputs: [NodeConnectionTypes.Main],
 		credentials: [{ name: 'wootricApi', required: true }],
 		properties: [
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				options: [
-					{ name: 'New Decline', value: 'decline', description: 'An end user declined a survey' },
-					{ name: 'New Response', value: 'response', description: 'An end user answered a survey' },
-					{
-						name: 'Updated Response',
-						value: 'responseUpdated',
-						description:
-							'A response changed after it was created: a comment added, completed, invalidated, tagged',
-					},
-				],
-				default: ['response'],
-				description: 'Each item says which event it is in its "event" field',
-			},
+			eventsField(
+				'Each item\'s "event" field says which: response, responseUpdated or decline, as in the Wootric Webhook Trigger',
+				'A response changed after it was created: a comment added, completed, invalidated, tagged',
+			),
 			RESPONSE_FILTERS,
 			optionsCollection([
 				{
@@ -52,34 +46,36 @@ export class WootricTrigger implements INodeType {
 					type: 'boolean',
 					default: false,
 					description:
-						"Whether to add the end user's email, external ID and current properties to each item (one request per end user per poll)",
+						"Whether to add the end user's email, external ID and current properties to each item (one request per end user per check)",
 				},
 				{
 					displayName: 'Lookback (Minutes)',
 					name: 'lookbackMinutes',
 					type: 'number',
-					typeOptions: { minValue: 0 },
+					typeOptions: { minValue: 0, maxValue: 7 * 24 * 60 },
 					default: 0,
 					description:
-						'Also look this far back for records that arrive late with an older creation time (e.g. imported with created_at). Records already emitted are never emitted again.',
+						'Also start the workflow for responses and declines that reach Wootric late, dated up to this many minutes earlier (e.g. imported). None starts it twice.',
+					displayOptions: whileWatching(['response', 'decline']),
 				},
-				SIMPLIFY_OPTION,
+				...SIMPLIFY_OPTIONS,
 				{
 					displayName: 'Start From',
 					name: 'startFrom',
 					type: 'dateTime',
 					default: '',
 					description:
-						'On the first poll, emit what arrived since this time instead of starting from now',
+						'On its first check, also start the workflow for what arrived since this time, instead of only what arrives from then on',
 				},
 				{
 					displayName: 'Treat as Complete After (Minutes)',
 					name: 'completeAfterMinutes',
 					type: 'number',
-					typeOptions: { minValue: 1 },
+					typeOptions: { minValue: 1, maxValue: 24 * 60 },
 					default: 5,
 					description:
-						'With Wait Until Complete: how long a new response without a comment is held before it is emitted as it is',
+						'How long to wait for the comment: after this, a new response without one starts the workflow as it is',
+					displayOptions: whileWatching(['response'], { waitUntilComplete: [true] }),
 				},
 				{
 					displayName: 'Wait Until Complete',
@@ -87,7 +83,8 @@ export class WootricTrigger implements INodeType {
 					type: 'boolean',
 					default: false,
 					description:
-						'Whether to emit a New Response only once it is complete: marked completed, given a comment, or older than Treat as Complete After. The filters are judged on the complete response, so a comment given after the score reaches the workflow.',
+						'Whether a new response waits until it is complete (marked completed, commented, or Treat as Complete After passed) to start the workflow. The filters then see a comment given after the score.',
+					displayOptions: whileWatching(['response']),
 				},
 			]),
 		],

@@ -7,7 +7,13 @@ import type {
 } from 'n8n-workflow';
 import { NodeConnectionTypes } from 'n8n-workflow';
 
-import { RESPONSE_FILTERS, SIMPLIFY_OPTION } from './events/responseFilter';
+import { MAIN_FIELDS_VERSION } from './events';
+import {
+	eventsField,
+	RESPONSE_FILTERS,
+	SIMPLIFY_OPTIONS,
+	whileWatching,
+} from './events/responseFilter';
 import { optionsCollection } from './helpers/fields';
 import {
 	DEFAULT_COMPLETE_AFTER_MINUTES,
@@ -17,8 +23,12 @@ import {
 	startReceiving,
 } from './webhook/receive';
 
+/** Shown once, under the Webhook URLs; the trigger panel points to it (SEE_SETUP_STEPS). */
 const SETUP_STEPS =
 	'To connect Wootric: 1) copy the Production URL above (n8n must be reachable from the internet: a public URL or a tunnel); 2) in Wootric, open Settings → Outgoing Webhooks, paste it and choose the events; 3) copy the secret token shown there into the Webhook Secret Token field of the "Wootric API" credential, then publish this workflow.';
+
+const SEE_SETUP_STEPS =
+	"How to connect Wootric: see the steps under the Webhook URLs in the node's parameters.";
 
 export class WootricWebhookTrigger implements INodeType {
 	description: INodeTypeDescription = {
@@ -26,7 +36,9 @@ export class WootricWebhookTrigger implements INodeType {
 		name: 'wootricWebhookTrigger',
 		icon: { light: 'file:wootric.svg', dark: 'file:wootric.dark.svg' },
 		group: ['trigger'],
-		version: 1,
+		// 1.1: items always carry nps_category and ISO 8601 times; Simplify keeps the main fields.
+		version: [1, MAIN_FIELDS_VERSION],
+		defaultVersion: MAIN_FIELDS_VERSION,
 		subtitle: '={{$parameter["events"].join(", ")}}',
 		description:
 			'Starts the workflow the moment Wootric sends a response, a changed response or a decline (outgoing webhooks)',
@@ -40,10 +52,9 @@ export class WootricWebhookTrigger implements INodeType {
 		triggerPanel: {
 			header: 'Wootric sends its webhooks to the Production URL',
 			executionsHelp: {
-				inactive: `While building, click "Listen for test event" and make Wootric send one to the Test URL. ${SETUP_STEPS}`,
-				active: `Each webhook Wootric sends to the Production URL starts an execution. ${SETUP_STEPS}`,
+				inactive: `While building, click "Listen for test event" and make Wootric send a webhook to the Test URL. ${SEE_SETUP_STEPS}`,
+				active: `Each webhook Wootric sends to the Production URL starts an execution. ${SEE_SETUP_STEPS}`,
 			},
-			activationHint: SETUP_STEPS,
 		},
 		properties: [
 			{
@@ -52,32 +63,10 @@ export class WootricWebhookTrigger implements INodeType {
 				type: 'notice',
 				default: '',
 			},
-			{
-				displayName: 'Events',
-				name: 'events',
-				type: 'multiOptions',
-				required: true,
-				options: [
-					{
-						name: 'Decline Created',
-						value: 'decline',
-						description: 'An end user declined a survey',
-					},
-					{
-						name: 'Response Created',
-						value: 'response',
-						description: 'An end user answered a survey',
-					},
-					{
-						name: 'Response Updated',
-						value: 'responseUpdated',
-						description: 'A response changed: its score, or a comment added',
-					},
-				],
-				default: ['response'],
-				description:
-					'Each item says which event it is in its "event" field, as the polling Wootric Trigger does. Choose the same events in Wootric.',
-			},
+			eventsField(
+				'Each item\'s "event" field says which: response, responseUpdated or decline, as in the Wootric Trigger. Choose the same events in Wootric.',
+				'A response changed after it was created: a comment added, or its score changed',
+			),
 			RESPONSE_FILTERS,
 			optionsCollection([
 				{
@@ -87,9 +76,9 @@ export class WootricWebhookTrigger implements INodeType {
 					typeOptions: { minValue: 1, maxValue: 7 * 24 * 60 },
 					default: DEFAULT_MAX_AGE_MINUTES,
 					description:
-						'A webhook Wootric sent longer ago than this (its signed timestamp) starts nothing: a replay of a captured one, or a retry after n8n was down that long (the polling Wootric Trigger catches those). Repeats within this time start the workflow once per n8n process.',
+						'Ignore webhooks Wootric sent longer ago than this (e.g. an old one sent again); the polling Wootric Trigger can catch up on what n8n missed. While n8n runs, a webhook repeated within this time starts the workflow once.',
 				},
-				SIMPLIFY_OPTION,
+				...SIMPLIFY_OPTIONS,
 				{
 					displayName: 'Treat as Complete After (Minutes)',
 					name: 'completeAfterMinutes',
@@ -97,7 +86,10 @@ export class WootricWebhookTrigger implements INodeType {
 					typeOptions: { minValue: 1, maxValue: 24 * 60 },
 					default: DEFAULT_COMPLETE_AFTER_MINUTES,
 					description:
-						'With Only With a Comment and Response Created: a comment given within this time after the score makes the response a Response Created; a later one is a Response Updated',
+						'Only with the filter Only With a Comment: a comment given this long after the score or sooner still makes a Response Created; a later one is a Response Updated',
+					// Only With a Comment is in Filters: n8n cannot show a field by another collection's
+					// value when it runs the workflow (it would drop the field), so only Events decides.
+					displayOptions: whileWatching(['response']),
 				},
 			]),
 		],

@@ -842,7 +842,7 @@ async function triggerDay(plan: TriggerDayPlan): Promise<TriggerDay> {
 
 function triggerDayTable(days: TriggerDay[]): string {
 	const lines = [
-		`Wootric Trigger, New Response and New Decline, a poll every simulated minute; records arrive evenly, every ${DECLINE_EVERY}th a decline; ` +
+		`Wootric Trigger, Response Created and Decline Created, a poll every simulated minute; records arrive evenly, every ${DECLINE_EVERY}th a decline; ` +
 			`${WITHOUT_COMMENT * 100} % of responses stored without a comment, ${COMMENTED_LATER * 100} % of those commented 1–4 minutes later (Wait Until Complete: Treat as Complete After ${COMPLETE_AFTER_MINUTES} minutes):`,
 		'',
 		'| Run | Simulated time (polls) | Records: responses / declines | Emitted, each once | Static data, largest | Most `recent`: responses / declines | Most `waiting` | Requests per poll: median / max | Poll: median / max | Wall time | Notes |',

@@ -239,7 +239,7 @@ describe('a new user in the editor', () => {
 				]),
 			);
 			await editor.openNodeEntry(triggerName(new WootricTrigger().description));
-			await editor.chooseAction('On new response');
+			await editor.chooseAction('On response created');
 			await page.getByTestId('trigger-execute-button').click();
 			await editor.waitForOutputItems(1);
 			await page.getByTestId('ndv-close-button').click();

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 
-import type { INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
+import type { IDataObject, INode, INodeType, IVersionedNodeType } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
 import { readWorkflows, type WorkflowFile } from '../../scripts/e2e/workflow-files';
@@ -28,9 +28,9 @@ import { credentialsFor, requestsSeen, updatedSinceQuery } from '../support/woot
 /**
  * Workflows as n8n's editor exports them, one per node type and version: the parameters are what
  * that version's editor saved (values that differ from the defaults). Wootric 1 and Wootric
- * Trigger 1 were saved with 0.2.0, the last release (they are all it had); Wootric 1.1 and 1.2 and
- * the Wootric Webhook Trigger came after it, so theirs are what the current editor saves. Each
- * must load and run unchanged.
+ * Trigger 1 were saved with 0.2.0, the last release (they are all it had); Wootric 1.1 and 1.2,
+ * Wootric Trigger 1.1 and the Wootric Webhook Trigger came after it, so theirs are what the
+ * current editor saves. Each must load and run unchanged.
  */
 const SAVED_WORKFLOWS = readWorkflows(join(__dirname, '..', 'fixtures', 'saved-workflows'));
 const PACKAGE_PREFIX = 'n8n-nodes-wootric.';
@@ -141,6 +141,26 @@ describe('saved workflows run unchanged against the API', () => {
 			node = nodes.find(({ name }) => name === next);
 		}
 		return runs;
+	}
+
+	/**
+	 * The saved Wootric Webhook Trigger of `typeVersion`, published, the fake sending its webhooks to
+	 * it; the caller closes it.
+	 */
+	async function publishSaved(typeVersion: number) {
+		const [node] = packageNodes(savedWith('wootricWebhookTrigger', typeVersion));
+		const trigger = await startWebhookTrigger({
+			...asSaved(node),
+			credentials: webhookCredentialsFor(fake),
+		});
+		try {
+			await trigger.activate();
+		} catch (error) {
+			await trigger.close();
+			throw error;
+		}
+		fake.outgoingWebhooks.register({ url: trigger.productionUrl });
+		return trigger;
 	}
 
 	/** Each data request the fake received: method, path and query, body, status. */
@@ -260,19 +280,105 @@ describe('saved workflows run unchanged against the API', () => {
 		]);
 	});
 
+	it("Wootric Trigger 1.1: Simplify keeps the main fields, a commented detractor's with nps_category and ISO times; an uncommented one waits for its comment", async () => {
+		const workflow = savedWith('wootricTrigger', 1.1);
+		const [trigger] = packageNodes(workflow);
+		// Start From 2026-11-20T09:00:00 in Europe/Berlin.
+		const startFrom = Date.UTC(2026, 10, 20, 8, 0, 0) / 1000;
+		const margaret = createEndUser(fake.account, fake.store, 'margaret@example.com');
+		const respond = (createdAt: number, score: number, text: string | null, completed = true) =>
+			addResponse(fake.account, fake.store, {
+				endUserId: margaret.id,
+				score,
+				text,
+				completed,
+				createdAt,
+			});
+		respond(startFrom - 60, 2, 'Before Start From');
+		const commented = respond(startFrom + 60, 3, 'Exports time out');
+		respond(startFrom + 180, 10, 'Love it');
+		// Not complete and younger than the saved Treat as Complete After (10): held.
+		const held = respond(fake.clock.now() - 60, 1, null, false);
+		const staticData: IDataObject = {};
+
+		const poll = await runPoll({
+			...asSaved(trigger),
+			credentials: credentialsFor(fake),
+			mode: 'trigger',
+			staticData,
+			timezone: (workflow.settings as { timezone: string }).timezone,
+		});
+
+		expect(poll.error).toBeUndefined();
+		expect(requestsReceived()).toEqual([
+			`GET /v1/responses?${updatedSinceQuery(startFrom)}  200`,
+			`GET /v1/end_users/${margaret.id}  200`,
+		]);
+		expect(poll.result?.[0].map(({ json }) => json)).toEqual([
+			{
+				event: 'response',
+				idempotency_key: `response:${commented.id}`,
+				id: commented.id,
+				end_user_id: margaret.id,
+				score: 3,
+				nps_category: 'detractor',
+				text: 'Exports time out',
+				completed: true,
+				excluded_from_calculations: false,
+				tags: [],
+				created_at: '2026-11-20T08:01:00.000Z',
+				updated_at: '2026-11-20T08:01:00.000Z',
+				end_user: expect.objectContaining({ email: 'margaret@example.com' }),
+			},
+		]);
+		expect(staticData.responses).toMatchObject({ waiting: [[held.id, held.createdAt]] });
+	});
+
+	it('Wootric Webhook Trigger 1.1: without Simplify, every field, with nps_category; responses left out of NPS included', async () => {
+		const margaret = createEndUser(fake.account, fake.store, 'margaret@example.com');
+		const trigger = await publishSaved(1.1);
+		try {
+			const detractor = addResponse(fake.account, fake.store, {
+				endUserId: margaret.id,
+				score: 5,
+				text: 'Exports time out',
+				excludedFromCalculations: true,
+			});
+			// Above the saved Maximum Score (6).
+			addResponse(fake.account, fake.store, { endUserId: margaret.id, score: 9 });
+			const declined = addDecline(fake.account, fake.store, { endUserId: margaret.id });
+			await fake.outgoingWebhooks.settled();
+
+			expect(trigger.executions.flatMap(({ items }) => items.map(({ json }) => json))).toEqual([
+				expect.objectContaining({
+					event: 'response',
+					id: detractor.id,
+					nps_category: 'detractor',
+					excluded_from_calculations: true,
+					ip_address: '203.0.113.7',
+					origin_url: 'https://app.example.com/',
+					survey_id: detractor.surveyId,
+					created_at: ISO_SECONDS,
+				}),
+				expect.objectContaining({
+					event: 'decline',
+					id: declined.id,
+					survey_id: declined.surveyId,
+					created_at: ISO_SECONDS,
+				}),
+			]);
+			expect(requestsReceived()).toEqual([]);
+		} finally {
+			await trigger.close();
+		}
+	});
+
 	it('Wootric Webhook Trigger 1: published, it starts the workflow for the commented detractors the service sends, within Max Age', async () => {
-		const [node] = packageNodes(savedWith('wootricWebhookTrigger', 1));
 		const margaret = createEndUser(fake.account, fake.store, 'margaret@example.com');
 		const respond = (score: number, text: string | null = null) =>
 			addResponse(fake.account, fake.store, { endUserId: margaret.id, score, text });
-		const trigger = await startWebhookTrigger({
-			...asSaved(node),
-			credentials: webhookCredentialsFor(fake),
-		});
+		const trigger = await publishSaved(1);
 		try {
-			await trigger.activate();
-			fake.outgoingWebhooks.register({ url: trigger.productionUrl });
-
 			const commented = respond(2, 'Exports time out');
 			respond(10, 'Love it');
 			// A comment 7 minutes after the score: within the saved Treat as Complete After (10).

@@ -159,7 +159,7 @@ describe('Wootric Trigger: an API that ignores the updated filter', () => {
 	});
 
 	it.each([
-		['Updated Response', { events: ['response', 'responseUpdated'] }],
+		['Response Updated', { events: ['response', 'responseUpdated'] }],
 		['Wait Until Complete', { events: ['response'], options: { waitUntilComplete: true } }],
 	])(
 		'with %s fails the poll, naming what Wootric ignored and that the option needs it, and keeps the cursor',
@@ -174,7 +174,7 @@ describe('Wootric Trigger: an API that ignores the updated filter', () => {
 			const poll = await session.poll();
 
 			expect(poll.error?.message).toMatch(
-				/^Wootric ignored updated\[gte\] on \/v1\/responses: record \d+ has updated_at \S+, outside the updated_at asked for \(from \S+\)\. Updated Response and Wait Until Complete need Wootric's updated filter and sort_key=updated_at/,
+				/^Wootric ignored updated\[gte\] on \/v1\/responses: record \d+ has updated_at \S+, outside the updated_at asked for \(from \S+\)\. Response Updated and Wait Until Complete need Wootric's updated filter and sort_key=updated_at/,
 			);
 			expect(session.staticData).toEqual(started);
 			expect(session.emitted).toEqual([]);

@@ -30,7 +30,8 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString();
 /**
  * The webhook body read back into the record the API's lists return: form-encoded bracket keys
  * (every value a string, times local with an offset) and JSON of the same nesting give one item;
- * a body that cannot be read is answered 400 naming the field, and starts nothing.
+ * a body that cannot be read is answered 400 naming the field, and starts nothing. On node version
+ * 1, whose items are the record as read (version 1.1 adds nps_category: trigger-versions.test.ts).
  */
 describe('Wootric Webhook Trigger: body', () => {
 	let fake: FakeWootric;
@@ -62,7 +63,7 @@ describe('Wootric Webhook Trigger: body', () => {
 	});
 
 	const start = async (parameters: IDataObject = {}) =>
-		await WebhookSession.start(fake, { events: ['response', 'decline'], ...parameters });
+		await WebhookSession.start(fake, { events: ['response', 'decline'], ...parameters }, 1);
 	const created = (record = response) =>
 		responsePayload(fake.account, record, 'created', fake.clock.now());
 	const declined = () => declinePayload(fake.account, decline, fake.clock.now());
@@ -149,7 +150,7 @@ describe('Wootric Webhook Trigger: body', () => {
 			},
 		);
 
-		it('Simplify adds the NPS category', async () => {
+		it('Simplify (version 1) adds the NPS category', async () => {
 			const session = await start({ options: { simplify: true } });
 
 			await session.deliver(created());

@@ -87,9 +87,15 @@ export class WebhookSession {
 		private readonly fake: FakeWootric,
 	) {}
 
-	static async start(fake: FakeWootric, parameters: INodeParameters): Promise<WebhookSession> {
+	/** `typeVersion`: the node's, its latest by default. */
+	static async start(
+		fake: FakeWootric,
+		parameters: INodeParameters,
+		typeVersion?: number,
+	): Promise<WebhookSession> {
 		const trigger = await startWebhookTrigger({
 			nodeType: 'wootricWebhookTrigger',
+			nodeTypeVersion: typeVersion,
 			parameters,
 			credentials: webhookCredentialsFor(fake),
 		});

@@ -249,13 +249,14 @@ export class TriggerSession {
 
 	/**
 	 * `staticData`: what an earlier session kept, for a trigger whose n8n was restarted; `timezone`:
-	 * the workflow's.
+	 * the workflow's; `typeVersion`: the node's (its latest by default).
 	 */
 	constructor(
 		fake: FakeWootric,
 		private readonly parameters: INodeParameters,
 		staticData: IDataObject = {},
 		private readonly timezone?: string,
+		private readonly typeVersion?: number,
 	) {
 		this.credential = new StoredCredential(fake);
 		replaceContents(this.staticData, structuredClone(staticData));
@@ -264,6 +265,7 @@ export class TriggerSession {
 	async poll(mode: 'trigger' | 'manual' = 'trigger') {
 		const run = await runPoll({
 			nodeType: 'wootricTrigger',
+			nodeTypeVersion: this.typeVersion,
 			parameters: this.parameters,
 			mode,
 			staticData: this.staticData,

@@ -1,6 +1,13 @@
-import type { IDataObject } from 'n8n-workflow';
+import type { IDataObject, INode } from 'n8n-workflow';
 
-import { npsCategory, simplifyRecord, type NpsCategory } from '../helpers/records';
+import {
+	DECLINE_SHAPE,
+	npsCategory,
+	pickFields,
+	RESPONSE_SHAPE,
+	simplifyRecord,
+	type NpsCategory,
+} from '../helpers/records';
 import { wootricSeconds, type ParamHash, type TimeField } from '../transport';
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
@@ -88,16 +95,53 @@ export function idempotencyKey(event: EventName, record: IDataObject): string {
 }
 
 /**
+ * What of its record an event's item holds. `readable`: with nps_category (responses) and every
+ * time in ISO 8601 UTC; `mainFields`: only the fields most workflows use.
+ */
+export interface ItemFields {
+	readable: boolean;
+	mainFields: boolean;
+}
+
+/**
+ * From this version on, both triggers' items are always readable and Simplify keeps the main
+ * fields (n8n's meaning of Simplify). In version 1 Simplify made them readable, all fields kept.
+ */
+export const MAIN_FIELDS_VERSION = 1.1;
+
+/** What a trigger node's items hold with its Simplify option on or off (see ItemFields). */
+export function itemFields(node: INode, simplify: boolean): ItemFields {
+	return node.typeVersion >= MAIN_FIELDS_VERSION
+		? { readable: true, mainFields: simplify }
+		: { readable: simplify, mainFields: false };
+}
+
+/**
+ * The main fields of each event's record: those the action node's Simplified output keeps, and the
+ * end user (the polling trigger's Include End User, the webhook's end user), for whom to answer.
+ */
+export const MAIN_FIELDS: Record<EventName, string[]> = {
+	response: [...RESPONSE_SHAPE.simplified, 'end_user'],
+	responseUpdated: [...RESPONSE_SHAPE.simplified, 'end_user'],
+	decline: [...DECLINE_SHAPE.simplified, 'end_user'],
+};
+
+/**
  * The json of the item an event starts the workflow with, alike from both triggers: the event, its
- * key, then the record (Simplify: with nps_category, times in ISO 8601 UTC).
+ * key, then the record's fields (`fields`).
  */
 export function eventJson(
 	event: EventName,
 	record: IDataObject,
-	simplify: boolean,
+	fields: ItemFields,
 	key = idempotencyKey(event, record),
 ): IDataObject {
-	return { event, idempotency_key: key, ...(simplify ? simplifyRecord(record) : record) };
+	const readable = fields.readable ? simplifyRecord(record) : record;
+	return {
+		event,
+		idempotency_key: key,
+		...(fields.mainFields ? pickFields(readable, MAIN_FIELDS[event]) : readable),
+	};
 }
 
 /**

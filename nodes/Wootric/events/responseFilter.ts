@@ -1,27 +1,60 @@
-import type { IDataObject, INodeProperties } from 'n8n-workflow';
+import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
 import type { NpsCategory } from '../helpers/records';
 import { integerValue, invalid, type ValueContext } from '../helpers/validation';
-import type { ResponseFilter } from './index';
+import { MAIN_FIELDS_VERSION, type EventName, type ResponseFilter } from './index';
 
 /**
  * What both triggers, the polling one and the webhook one, show and read alike, so that a workflow
- * can move from one to the other unchanged: the response filters and Simplify.
+ * can move from one to the other unchanged: the events, the response filters and Simplify.
  */
+
+/**
+ * Events, as both triggers show it: the same names and values. What reaches either trigger as a
+ * Response Updated differs (`responseUpdated`), and so does the help (`description`).
+ */
+export function eventsField(description: string, responseUpdated: string): INodeProperties {
+	return {
+		displayName: 'Events',
+		name: 'events',
+		type: 'multiOptions',
+		required: true,
+		options: [
+			{ name: 'Decline Created', value: 'decline', description: 'An end user declined a survey' },
+			{ name: 'Response Created', value: 'response', description: 'An end user answered a survey' },
+			{ name: 'Response Updated', value: 'responseUpdated', description: responseUpdated },
+		],
+		default: ['response'],
+		description,
+	};
+}
+
+/**
+ * Shown only while the trigger watches one of `events` and `also` holds. Events is reached from the
+ * root ('/events'), so that a field in a collection (Options) can depend on it.
+ */
+export const whileWatching = (
+	events: EventName[],
+	also: IDisplayOptions['show'] = {},
+): IDisplayOptions => ({ show: { '/events': events, ...also } });
+
+/** Declines have no score: the filters act on responses only, and show only when one is watched. */
 export const RESPONSE_FILTERS: INodeProperties = {
 	displayName: 'Filters',
 	name: 'filters',
 	type: 'collection',
 	placeholder: 'Add Filter',
 	default: {},
-	description: 'Which responses start the workflow; declines have no score and are not filtered',
+	description: 'Which responses start the workflow; declines are not filtered',
+	displayOptions: whileWatching(['response', 'responseUpdated']),
 	options: [
 		{
-			displayName: 'Include Excluded From Calculations',
+			displayName: 'Include Responses Left Out of NPS',
 			name: 'includeExcluded',
 			type: 'boolean',
 			default: false,
-			description: 'Whether to include responses excluded from NPS calculations (invalidated)',
+			description:
+				'Whether to also include responses that Wootric leaves out of the NPS score (marked excluded from calculations, or invalidated)',
 		},
 		{
 			displayName: 'Maximum Score',
@@ -61,13 +94,30 @@ export const RESPONSE_FILTERS: INodeProperties = {
 	],
 };
 
-export const SIMPLIFY_OPTION: INodeProperties = {
-	displayName: 'Simplify',
-	name: 'simplify',
-	type: 'boolean',
-	default: false,
-	description: 'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
-};
+/**
+ * Simplify, by the node's version (events/index.ts, itemFields): in version 1 it adds nps_category
+ * and turns times into ISO 8601 UTC; from 1.1 items always have those, and it keeps the main fields.
+ */
+export const SIMPLIFY_OPTIONS: INodeProperties[] = [
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to add nps_category to responses and turn every datetime into ISO 8601 UTC',
+		displayOptions: { show: { '@version': [1] } },
+	},
+	{
+		displayName: 'Simplify',
+		name: 'simplify',
+		type: 'boolean',
+		default: false,
+		description:
+			'Whether to return only the main fields (ID, end user, score, NPS category, comment, dates) instead of all of them',
+		displayOptions: { show: { '@version': [{ _cnd: { gte: MAIN_FIELDS_VERSION } }] } },
+	},
+];
 
 /** The Filters collection as a ResponseFilter; a score out of range or an empty range is refused. */
 export function readResponseFilter(context: ValueContext, filters: IDataObject): ResponseFilter {

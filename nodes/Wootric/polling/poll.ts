@@ -30,10 +30,12 @@ import {
 	eventQuery,
 	eventJson,
 	isComplete,
+	itemFields,
 	matchesFilter,
 	STREAMS,
 	versionOf,
 	type EventName,
+	type ItemFields,
 	type ResponseFilter,
 	type Stream,
 } from '../events';
@@ -54,7 +56,8 @@ interface TriggerSettings {
 	events: EventName[];
 	filter: ResponseFilter;
 	includeEndUser: boolean;
-	simplify: boolean;
+	/** What of its record each item holds: Simplify, by the node's version. */
+	fields: ItemFields;
 	startFrom?: number;
 	lookbackSeconds: number;
 	/**
@@ -81,7 +84,7 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 		events,
 		filter: readResponseFilter(context, filters),
 		includeEndUser: options.includeEndUser === true,
-		simplify: options.simplify === true,
+		fields: itemFields(context.getNode(), options.simplify === true),
 		startFrom: options.startFrom
 			? unixSeconds(context, undefined, 'Start From', options.startFrom)
 			: undefined,
@@ -123,7 +126,7 @@ interface StreamPoll {
  * The records of one endpoint stored or changed since its cursor, sorted into the watched events,
  * and the cursor after them (see cursor.ts). Read along updated_at; where Wootric ignores that
  * reading (IgnoredParametersError), along created_at, noted in the cursor so that later polls go
- * straight there, unless Updated Response or Wait Until Complete need the changes: then the poll
+ * straight there, unless Response Updated or Wait Until Complete need the changes: then the poll
  * fails with what Wootric ignored.
  */
 async function readStream(poll: StreamPoll): Promise<StreamRead> {
@@ -138,8 +141,8 @@ async function readStream(poll: StreamPoll): Promise<StreamRead> {
 	if (needsChanges)
 		throw new NodeOperationError(
 			context.getNode(),
-			`${alongUpdated.message}. Updated Response and Wait Until Complete need Wootric's updated filter and sort_key=updated_at, ` +
-				'which this Wootric account does not apply; New Response without Wait Until Complete, and New Decline, read by creation time instead.',
+			`${alongUpdated.message}. Response Updated and Wait Until Complete need Wootric's updated filter and sort_key=updated_at, ` +
+				'which this Wootric account does not apply; Response Created without Wait Until Complete, and Decline Created, read by creation time instead.',
 		);
 	const alongCreated = await read('created').catch(refusal);
 	if (!(alongCreated instanceof IgnoredParametersError)) return alongCreated;
@@ -243,13 +246,13 @@ async function readAlong(
 			if (second > cursor.complete) readPastComplete++;
 			const { known, changed, isNew } = sighting(entry, created);
 			if (known) continue;
-			// One event a sighting: a New Response carries what changed before it was first read.
+			// One event a sighting: a Response Created carries what changed before it was first read.
 			if (isNew && created >= emitFrom && watching(newEvent)) {
 				if (completes(record, created)) emitNew(record, created);
 				else waiting.set(id, created);
 				continue;
 			}
-			// Not announced yet: its changes reach the workflow with its New Response.
+			// Not announced yet: its changes reach the workflow with its Response Created.
 			if (waiting.has(id)) {
 				if (completes(record, created)) {
 					waiting.delete(id);
@@ -423,7 +426,7 @@ async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Fo
 
 function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
 	return found.map(({ event, record }) => ({
-		json: eventJson(event, record, settings.simplify),
+		json: eventJson(event, record, settings.fields),
 	}));
 }
 

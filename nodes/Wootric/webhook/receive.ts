@@ -21,8 +21,10 @@ import {
 	eventJson,
 	hasComment,
 	idempotencyKey,
+	itemFields,
 	matchesFilter,
 	type EventName,
+	type ItemFields,
 	type ResponseFilter,
 } from '../events';
 import { readResponseFilter } from '../events/responseFilter';
@@ -37,7 +39,8 @@ export const DEFAULT_MAX_AGE_MINUTES = 60;
 interface WebhookSettings {
 	events: EventName[];
 	filter: ResponseFilter;
-	simplify: boolean;
+	/** What of its record each item holds: Simplify, by the node's version. */
+	fields: ItemFields;
 	/** With Only With a Comment: how long after its score a comment still makes a response new. */
 	completeAfterSeconds: number;
 	/** A delivery sent longer ago starts nothing; the memory keeps a key this long. */
@@ -58,7 +61,7 @@ function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSetti
 	return {
 		events,
 		filter: readResponseFilter(context, filters),
-		simplify: options.simplify === true,
+		fields: itemFields(context.getNode(), options.simplify === true),
 		completeAfterSeconds:
 			minutes(
 				'Treat as Complete After (Minutes)',
@@ -219,5 +222,5 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		fresh.map(([, key]) => key),
 	);
 	const [[event, key]] = fresh;
-	return { workflowData: [[{ json: eventJson(event, delivery.record, settings.simplify, key) }]] };
+	return { workflowData: [[{ json: eventJson(event, delivery.record, settings.fields, key) }]] };
 }
