@@ -188,6 +188,30 @@ export const OUTPUTS_BY_VERSION: Record<string, Outputs> = {
 	},
 };
 
+/**
+ * The item of both triggers (their items have one shape): the event, its key, and the response or
+ * decline, with its end user when Include End User or the webhook gives one. n8n reads it, for a node
+ * without resource and operation, from `v<version>.json`; 2.x asks for it but shows no preview for a
+ * trigger, 1.x shows it.
+ */
+const TRIGGER_ITEM: Record<string, JsonSchema> = {
+	event: string,
+	idempotency_key: string,
+	...RESPONSE,
+	// The end user as the response carries it, or as the polling trigger's Include End User reads it
+	// (current_properties: its properties now).
+	end_user: object({
+		id: integer,
+		email: string,
+		external_id: string,
+		properties: propertiesHash,
+		current_properties: propertiesHash,
+	}),
+};
+
+/** The triggers' versions, by folder name: the same item on each (1.1 changes which fields come). */
+export const TRIGGER_VERSIONS = ['1.0.0', '1.1.0'];
+
 /** n8n's folder for a node version: 1 → v1.0.0, 1.2 → v1.2.0. */
 export const versionFolder = (version: number) =>
 	`v${String(version).split('.').concat(['0', '0']).slice(0, 3).join('.')}`;
@@ -198,18 +222,16 @@ export const SCHEMA_FOLDER = 'nodes/Wootric/__schema__';
 /** Every schema file: its path under SCHEMA_FOLDER and its text. */
 export function outputSchemaFiles(): Map<string, string> {
 	const files = new Map<string, string>();
+	// `version` is the format's, as n8n's own files carry it.
+	const schemaText = (properties: Record<string, JsonSchema>) =>
+		`${JSON.stringify({ type: 'object', properties, version: 1 }, null, 2)}\n`;
 	for (const [version, outputs] of Object.entries(OUTPUTS_BY_VERSION)) {
 		for (const [resource, operations] of Object.entries(outputs)) {
-			for (const [operation, properties] of Object.entries(operations)) {
-				// `version` is the format's, as n8n's own files carry it.
-				const schema = { type: 'object', properties, version: 1 };
-				files.set(
-					`v${version}/${resource}/${operation}.json`,
-					`${JSON.stringify(schema, null, 2)}\n`,
-				);
-			}
+			for (const [operation, properties] of Object.entries(operations))
+				files.set(`v${version}/${resource}/${operation}.json`, schemaText(properties));
 		}
 	}
+	for (const version of TRIGGER_VERSIONS) files.set(`v${version}.json`, schemaText(TRIGGER_ITEM));
 	return files;
 }
 

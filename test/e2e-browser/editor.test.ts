@@ -422,7 +422,7 @@ describe('a new user in the editor', () => {
 		).toBe(true);
 	});
 
-	step('found every output schema of the Wootric node the editor asked for', async () => {
+	step('found every output schema of the Wootric nodes the editor asked for', async () => {
 		expect(editor.schemaRequests.length).toBeGreaterThan(0);
 		expect(editor.schemaRequests.filter((request) => !request.startsWith('200 '))).toEqual([]);
 	});

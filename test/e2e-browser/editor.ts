@@ -13,23 +13,18 @@ import { runCommand } from '../../scripts/e2e/processes';
 const LOOPBACK_URL = /^(https?|wss?):\/\/(127\.0\.0\.1|localhost)(:\d+)?(\/|$)/;
 
 /**
- * The editor's requests for the Wootric node's output schemas (/schemas/<node type>/<version>/
- * <resource>/<operation>.json), which it makes to preview a node's fields before it has run.
+ * The editor's requests for the package's output schemas (/schemas/<node type>/<version>/
+ * <resource>/<operation>.json, or /schemas/<node type>/<version>.json for a trigger), which it makes
+ * to preview a node's fields before it has run.
  */
-const ACTION_SCHEMA_REQUEST = /\/schemas\/n8n-nodes-wootric\.wootric\/[\d.]+\/[^/]+\/[^/]+\.json$/;
-
-/**
- * The triggers' output schemas, which the package does not ship yet: both would be the one file
- * __schema__/v1.0.0.json beside them. n8n 2.x asks for them but shows no preview for a trigger.
- */
-const TRIGGER_SCHEMA_REQUEST = /\/schemas\/n8n-nodes-wootric\.[A-Za-z]+Trigger\/[\d.]+\.json$/;
+const SCHEMA_REQUEST = /\/schemas\/n8n-nodes-wootric\.[A-Za-z]+\/[\d.]+(\/[^/]+\/[^/]+)?\.json$/;
 
 export class Editor {
 	/** Errors the page reported since the last takeConsoleErrors(), with the URL they concern. */
 	private consoleErrors: string[] = [];
 	/** Requests to other hosts, refused so that nothing leaves this machine. */
 	readonly refusedRequests: string[] = [];
-	/** The editor's requests for the Wootric node's output schemas, as `<status> <path>`. */
+	/** The editor's requests for the package's output schemas, as `<status> <path>`. */
 	readonly schemaRequests: string[] = [];
 
 	private constructor(
@@ -43,13 +38,12 @@ export class Editor {
 			// The refusal below shows as "net::ERR_FAILED"; n8n's editor asks the npm registry about
 			// the installed package from the browser.
 			if (url && !LOOPBACK_URL.test(url)) return;
-			if (TRIGGER_SCHEMA_REQUEST.test(url)) return;
 			this.consoleErrors.push(`${message.text()}${url ? ` (${url})` : ''}`);
 		});
 		page.on('pageerror', (error) => this.consoleErrors.push(`uncaught: ${error.message}`));
 		page.on('response', (response) => {
 			const { pathname } = new URL(response.url());
-			if (ACTION_SCHEMA_REQUEST.test(pathname))
+			if (SCHEMA_REQUEST.test(pathname))
 				this.schemaRequests.push(`${response.status()} ${pathname}`);
 		});
 	}

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject, INodeParameters, INodeType } from 'n8n-workflow';
+import type { INodeParameters, INodeType } from 'n8n-workflow';
 
 import {
 	addDecline,
@@ -18,6 +18,7 @@ import {
 	versionFolder,
 	type JsonSchema,
 } from '../../scripts/output-schemas';
+import { misfits, schemaFields } from '../support/json-schema';
 import { credentialsFor } from '../support/wootric';
 
 /**
@@ -35,55 +36,6 @@ const readSchema = (file: string) =>
 	JSON.parse(readFileSync(path.join(BUILT_SCHEMAS, file), 'utf8')) as JsonSchema & {
 		version: number;
 	};
-
-const TYPE_OF: Record<JsonSchema['type'], (value: unknown) => boolean> = {
-	object: (value) => typeof value === 'object' && !Array.isArray(value),
-	array: Array.isArray,
-	string: (value) => typeof value === 'string',
-	integer: Number.isInteger,
-	number: (value) => typeof value === 'number',
-	boolean: (value) => typeof value === 'boolean',
-};
-
-/**
- * Where `value` does not fit `schema`, as `<path>: <why>`; `seen` collects the paths of the values
- * it checked (`.end_user.properties`, `.tags[]`).
- */
-function misfits(value: unknown, schema: JsonSchema, at: string, seen: Set<string>): string[] {
-	seen.add(at);
-	if (value === null) return [];
-	if (!TYPE_OF[schema.type](value))
-		return [`${at}: ${JSON.stringify(value)} is not of type ${schema.type}`];
-	if (schema.type === 'array' && schema.items) {
-		const items = schema.items;
-		return (value as unknown[]).flatMap((entry) => misfits(entry, items, `${at}[]`, seen));
-	}
-	if (schema.type === 'object' && schema.properties) {
-		const properties = schema.properties;
-		return Object.entries(value as IDataObject).flatMap(([key, entry]) =>
-			key in properties
-				? misfits(entry, properties[key], `${at}.${key}`, seen)
-				: [`${at}.${key}: not in the schema`],
-		);
-	}
-	return [];
-}
-
-/**
- * Every field of a schema, at any depth, in misfits' notation. The elements of an array of scalars
- * are not fields (a new response's tags are empty): their type is checked where they come.
- */
-function schemaFields(schema: JsonSchema, at = ''): string[] {
-	const fieldsBelow = (object: JsonSchema, prefix: string) =>
-		Object.entries(object.properties ?? {}).flatMap(([key, property]) =>
-			schemaFields(property, `${prefix}.${key}`),
-		);
-	const below =
-		schema.type === 'array' && schema.items
-			? fieldsBelow(schema.items, `${at}[]`)
-			: fieldsBelow(schema, at);
-	return at === '' ? below : [at, ...below];
-}
 
 interface Run {
 	file: string;
@@ -301,7 +253,8 @@ describe('the output schemas', () => {
 	afterAll(async () => await fake.close());
 
 	it('exist for every version of the node and every operation, and nothing else', () => {
-		expect(schemaFilesIn(BUILT_SCHEMAS)).toEqual(
+		// The files at the top are the triggers' (trigger-output-schemas.test.ts).
+		expect(schemaFilesIn(BUILT_SCHEMAS).filter((file) => file.includes('/'))).toEqual(
 			versions.flatMap((version) =>
 				operations.map((operation) => `${versionFolder(version)}/${operation}.json`),
 			),

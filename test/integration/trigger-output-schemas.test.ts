@@ -1,0 +1,144 @@
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	SCHEMA_FOLDER,
+	TRIGGER_VERSIONS,
+	versionFolder,
+	type JsonSchema,
+} from '../../scripts/output-schemas';
+import {
+	addDecline,
+	addResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
+import type { EndUser } from '../fake/store';
+import { declinePayload, responsePayload } from '../fake/webhook-body';
+import { REPO_ROOT } from '../harness';
+import { misfits, schemaFields } from '../support/json-schema';
+import { closeWebhookSessions, WebhookSession } from '../support/webhooks';
+import { TriggerSession } from '../support/wootric';
+
+/**
+ * The triggers' output schema (one file per trigger version, `__schema__/v<version>.json`, the same
+ * item for both triggers) against what both triggers emit: a response with a comment and tags, and a
+ * decline with every field, with Simplify off and on, the polling trigger with Include End User. Every
+ * field they emit is in the schema with its type, and every field of the schema comes from one of
+ * them.
+ */
+const readSchema = (version: string) =>
+	JSON.parse(
+		readFileSync(path.join(REPO_ROOT, 'dist', SCHEMA_FOLDER, `v${version}.json`), 'utf8'),
+	) as JsonSchema;
+
+type EmitsFor = (
+	fake: FakeWootric,
+	user: EndUser,
+) => (typeVersion: number, simplify: boolean) => Promise<IDataObject[]>;
+
+function newRecords(fake: FakeWootric, user: EndUser) {
+	const response = addResponse(fake.account, fake.store, {
+		endUserId: user.id,
+		score: 3,
+		text: 'Exports keep timing out.',
+		tags: ['exports'],
+		endUserProperties: { plan: 'pro' },
+	});
+	const decline = addDecline(fake.account, fake.store, {
+		endUserId: user.id,
+		ipAddress: '203.0.113.9',
+		originUrl: 'https://app.example.com/settings',
+		endUserProperties: { plan: 'pro' },
+	});
+	return { response, decline };
+}
+
+const TRIGGERS: Array<[string, EmitsFor]> = [
+	[
+		'Wootric Trigger',
+		(fake, user) => async (typeVersion, simplify) => {
+			newRecords(fake, user);
+			const session = new TriggerSession(
+				fake,
+				{ events: ['response', 'decline'], options: { simplify, includeEndUser: true } },
+				{},
+				undefined,
+				typeVersion,
+			);
+			return (await session.poll('manual')).items;
+		},
+	],
+	[
+		'Wootric Webhook Trigger',
+		(fake, user) => async (typeVersion, simplify) => {
+			const session = await WebhookSession.start(
+				fake,
+				{ events: ['response', 'decline'], options: { simplify } },
+				typeVersion,
+			);
+			const { response, decline } = newRecords(fake, user);
+			await session.deliver(responsePayload(fake.account, response, 'created', fake.clock.now()));
+			await session.deliver(declinePayload(fake.account, decline, fake.clock.now()));
+			return session.emitted;
+		},
+	],
+];
+
+describe.each(TRIGGER_VERSIONS)('the triggers’ output schema of v%s', (version) => {
+	const typeVersion = Number(version.replace(/\.0$/, ''));
+	const emitted: Array<[label: string, items: IDataObject[]]> = [];
+	let fake: FakeWootric;
+
+	beforeAll(async () => {
+		fake = await startFakeWootric();
+		const user = createEndUser(fake.account, fake.store, 'rich@example.com', {
+			externalId: 'crm-rich',
+			phoneNumber: '+15550188',
+			lastSurveyed: fake.clock.now() - 3600,
+			lastSeenAt: fake.clock.now() - 60,
+			externalCreatedAt: fake.clock.now() - 86400,
+			properties: { plan: 'pro', seats: '12' },
+		});
+		for (const [trigger, emitsFor] of TRIGGERS)
+			for (const simplify of [false, true])
+				emitted.push([
+					`${trigger} ${version}, Simplify ${simplify}`,
+					await emitsFor(fake, user)(typeVersion, simplify),
+				]);
+	});
+	afterAll(async () => {
+		await closeWebhookSessions();
+		await fake.close();
+	});
+
+	it('is the file n8n asks for', () => {
+		expect(`${versionFolder(typeVersion)}.json`).toBe(`v${version}.json`);
+	});
+
+	it('comes from runs that emitted a response and a decline each', () => {
+		expect(emitted.map(([label, items]) => [label, items.map((item) => item.event)])).toEqual(
+			emitted.map(([label]) => [label, ['response', 'decline']]),
+		);
+	});
+
+	it('holds every field the triggers emit, with its type', () => {
+		const schema = readSchema(version);
+		const wrong = emitted.flatMap(([label, items]) =>
+			items.flatMap((item) =>
+				misfits(item, schema, '', new Set()).map((misfit) => `${label}: ${misfit}`),
+			),
+		);
+		expect(wrong).toEqual([]);
+	});
+
+	it('holds no field the triggers never emit', () => {
+		const schema = readSchema(version);
+		const seen = new Set<string>();
+		for (const [, items] of emitted) for (const item of items) misfits(item, schema, '', seen);
+		expect(schemaFields(schema).filter((at) => !seen.has(at))).toEqual([]);
+	});
+});
