@@ -348,12 +348,13 @@ describe('a new user in the editor', () => {
 		await editor.searchNodes('Wootric');
 		await editor.openNodeEntry(triggerName(new WootricWebhookTrigger().description));
 		await editor.chooseAction('On response created');
-		await page.getByTestId('trigger-execute-button').click();
+		// The URLs first: while listening, n8n covers the parameters (and the URLs among them).
 		await ndv.getByText('Webhook URLs').click();
 		const testUrl = (await ndv.innerText()).match(
 			/http:\/\/127\.0\.0\.1:\d+\/webhook-test\/\S+/,
 		)?.[0];
 		expect(testUrl).toBeDefined();
+		await page.getByTestId('trigger-execute-button').click();
 
 		const response = addResponse(fake.account, fake.store, {
 			endUserId: [...fake.account.endUsers.keys()][0],
