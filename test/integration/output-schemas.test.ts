@@ -18,7 +18,7 @@ import {
 	versionFolder,
 	type JsonSchema,
 } from '../../scripts/output-schemas';
-import { misfits, schemaFields } from '../support/json-schema';
+import { addRichEndUser, addRichRecords, misfits, schemaFields } from '../support/json-schema';
 import { credentialsFor } from '../support/wootric';
 
 /**
@@ -68,29 +68,9 @@ describe('the output schemas', () => {
 		fake = await startFakeWootric();
 		seedDemoData(fake.store, fake.account);
 		fake.account.historicalEditsEnabled = true;
-		// An end user with every field the demo leaves empty, and a response with a comment and tags.
 		const now = fake.clock.now();
-		const rich = createEndUser(fake.account, fake.store, 'rich@example.com', {
-			externalId: 'crm-rich',
-			phoneNumber: '+15550188',
-			lastSurveyed: now - 3600,
-			lastSeenAt: now - 60,
-			externalCreatedAt: now - 86400,
-			properties: { plan: 'pro', seats: '12' },
-		});
-		const response = addResponse(fake.account, fake.store, {
-			endUserId: rich.id,
-			score: 3,
-			text: 'Exports keep timing out.',
-			tags: ['exports'],
-			endUserProperties: { plan: 'pro' },
-		});
-		const decline = addDecline(fake.account, fake.store, {
-			endUserId: rich.id,
-			ipAddress: '203.0.113.9',
-			originUrl: 'https://app.example.com/settings',
-			endUserProperties: { plan: 'pro' },
-		});
+		const rich = addRichEndUser(fake);
+		const { response, decline } = addRichRecords(fake, rich);
 
 		let created = 0;
 		// Every version reads its own fields: 1.2 the End User locator, earlier ones End User ID and

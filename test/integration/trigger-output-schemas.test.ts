@@ -9,17 +9,11 @@ import {
 	versionFolder,
 	type JsonSchema,
 } from '../../scripts/output-schemas';
-import {
-	addDecline,
-	addResponse,
-	createEndUser,
-	startFakeWootric,
-	type FakeWootric,
-} from '../fake';
+import { startFakeWootric, type FakeWootric } from '../fake';
 import type { EndUser } from '../fake/store';
 import { declinePayload, responsePayload } from '../fake/webhook-body';
 import { REPO_ROOT } from '../harness';
-import { misfits, schemaFields } from '../support/json-schema';
+import { addRichEndUser, addRichRecords, misfits, schemaFields } from '../support/json-schema';
 import { closeWebhookSessions, WebhookSession } from '../support/webhooks';
 import { TriggerSession } from '../support/wootric';
 
@@ -40,28 +34,11 @@ type EmitsFor = (
 	user: EndUser,
 ) => (typeVersion: number, simplify: boolean) => Promise<IDataObject[]>;
 
-function newRecords(fake: FakeWootric, user: EndUser) {
-	const response = addResponse(fake.account, fake.store, {
-		endUserId: user.id,
-		score: 3,
-		text: 'Exports keep timing out.',
-		tags: ['exports'],
-		endUserProperties: { plan: 'pro' },
-	});
-	const decline = addDecline(fake.account, fake.store, {
-		endUserId: user.id,
-		ipAddress: '203.0.113.9',
-		originUrl: 'https://app.example.com/settings',
-		endUserProperties: { plan: 'pro' },
-	});
-	return { response, decline };
-}
-
 const TRIGGERS: Array<[string, EmitsFor]> = [
 	[
 		'Wootric Trigger',
 		(fake, user) => async (typeVersion, simplify) => {
-			newRecords(fake, user);
+			addRichRecords(fake, user);
 			const session = new TriggerSession(
 				fake,
 				{ events: ['response', 'decline'], options: { simplify, includeEndUser: true } },
@@ -80,7 +57,7 @@ const TRIGGERS: Array<[string, EmitsFor]> = [
 				{ events: ['response', 'decline'], options: { simplify } },
 				typeVersion,
 			);
-			const { response, decline } = newRecords(fake, user);
+			const { response, decline } = addRichRecords(fake, user);
 			await session.deliver(responsePayload(fake.account, response, 'created', fake.clock.now()));
 			await session.deliver(declinePayload(fake.account, decline, fake.clock.now()));
 			return session.emitted;
@@ -95,14 +72,7 @@ describe.each(TRIGGER_VERSIONS)('the triggers’ output schema of v%s', (version
 
 	beforeAll(async () => {
 		fake = await startFakeWootric();
-		const user = createEndUser(fake.account, fake.store, 'rich@example.com', {
-			externalId: 'crm-rich',
-			phoneNumber: '+15550188',
-			lastSurveyed: fake.clock.now() - 3600,
-			lastSeenAt: fake.clock.now() - 60,
-			externalCreatedAt: fake.clock.now() - 86400,
-			properties: { plan: 'pro', seats: '12' },
-		});
+		const user = addRichEndUser(fake);
 		for (const [trigger, emitsFor] of TRIGGERS)
 			for (const simplify of [false, true])
 				emitted.push([

@@ -1,6 +1,39 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import type { JsonSchema } from '../../scripts/output-schemas';
+import { addDecline, addResponse, createEndUser, type FakeWootric } from '../fake';
+import type { EndUser } from '../fake/store';
+
+/** An end user with every field the demo data leaves empty, for outputs with every field filled. */
+export function addRichEndUser(fake: FakeWootric): EndUser {
+	const now = fake.clock.now();
+	return createEndUser(fake.account, fake.store, 'rich@example.com', {
+		externalId: 'crm-rich',
+		phoneNumber: '+15550188',
+		lastSurveyed: now - 3600,
+		lastSeenAt: now - 60,
+		externalCreatedAt: now - 86400,
+		properties: { plan: 'pro', seats: '12' },
+	});
+}
+
+/** A response with a comment and tags, and a decline with every field, of `user`. */
+export function addRichRecords(fake: FakeWootric, user: EndUser) {
+	const response = addResponse(fake.account, fake.store, {
+		endUserId: user.id,
+		score: 3,
+		text: 'Exports keep timing out.',
+		tags: ['exports'],
+		endUserProperties: { plan: 'pro' },
+	});
+	const decline = addDecline(fake.account, fake.store, {
+		endUserId: user.id,
+		ipAddress: '203.0.113.9',
+		originUrl: 'https://app.example.com/settings',
+		endUserProperties: { plan: 'pro' },
+	});
+	return { response, decline };
+}
 
 const TYPE_OF: Record<JsonSchema['type'], (value: unknown) => boolean> = {
 	object: (value) => typeof value === 'object' && !Array.isArray(value),
