@@ -15,7 +15,12 @@ import {
 import { allRoutes } from '../fake/resources';
 import { routeKey } from '../fake/router';
 import { runNode } from '../harness';
-import { credentialsFor, TriggerSession, VERSION_BEFORE_LOCATORS } from '../support/wootric';
+import {
+	credentialsFor,
+	OPERATIONS_ON_NO_RECORD,
+	TriggerSession,
+	VERSION_BEFORE_LOCATORS,
+} from '../support/wootric';
 
 /**
  * Three accounts of the Wootric API that must agree: the table of its endpoints written from its
@@ -163,16 +168,7 @@ describe('the nodes against the fake', () => {
 				endUserPropertiesInput: 'json',
 			},
 			{ resource: 'decline', operation: 'delete', endUserId: user.id, declineId: decline.id },
-			{ resource: 'npsSummary', operation: 'get' },
-			{ resource: 'segment', operation: 'getAll' },
-			{ resource: 'surveyTemplate', operation: 'getAll' },
-			{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },
-			{
-				resource: 'emailSurvey',
-				operation: 'sendCsv',
-				source: 'items',
-				csvEmail: 'csv@example.com',
-			},
+			...OPERATIONS_ON_NO_RECORD,
 		];
 		for (const parameters of operations) {
 			const run = await runNode({

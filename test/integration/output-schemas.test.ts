@@ -19,7 +19,7 @@ import {
 	type JsonSchema,
 } from '../../scripts/output-schemas';
 import { addRichEndUser, addRichRecords, misfits, schemaFields } from '../support/json-schema';
-import { credentialsFor } from '../support/wootric';
+import { credentialsFor, OPERATIONS_ON_NO_RECORD } from '../support/wootric';
 
 /**
  * The output schemas as n8n reads them, from dist (nodes/Wootric/__schema__, written by
@@ -178,16 +178,7 @@ describe('the output schemas', () => {
 				...endUser(rich.id),
 				declineId: addDecline(fake.account, fake.store, { endUserId: rich.id }).id,
 			},
-			{ resource: 'npsSummary', operation: 'get' },
-			{ resource: 'segment', operation: 'getAll' },
-			{ resource: 'surveyTemplate', operation: 'getAll' },
-			{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },
-			{
-				resource: 'emailSurvey',
-				operation: 'sendCsv',
-				source: 'items',
-				csvEmail: 'csv@example.com',
-			},
+			...OPERATIONS_ON_NO_RECORD,
 		];
 
 		for (const nodeTypeVersion of versions) {

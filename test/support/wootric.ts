@@ -359,3 +359,15 @@ export function cursorOf(session: TriggerSession, stream: 'responses' | 'decline
 /** The raw query of a poll's first request: the records updated from `from` on, oldest first. */
 export const updatedSinceQuery = (from: number) =>
 	`updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;
+
+/**
+ * The operations that act on no record of the account (summaries, lists, surveys sent to new
+ * addresses): parameters any account runs as they are.
+ */
+export const OPERATIONS_ON_NO_RECORD: INodeParameters[] = [
+	{ resource: 'npsSummary', operation: 'get' },
+	{ resource: 'segment', operation: 'getAll' },
+	{ resource: 'surveyTemplate', operation: 'getAll' },
+	{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },
+	{ resource: 'emailSurvey', operation: 'sendCsv', source: 'items', csvEmail: 'csv@example.com' },
+];
