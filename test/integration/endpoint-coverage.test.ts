@@ -19,7 +19,8 @@ import { credentialsFor, TriggerSession, VERSION_BEFORE_LOCATORS } from '../supp
 
 /**
  * Three accounts of the Wootric API that must agree: the table of its endpoints written from its
- * spec (test/fake/endpoints.json), the routes the fake serves, and the requests the nodes send when
+ * spec and, for the v2 email statistics the spec lacks, from the service's documentation
+ * (test/fake/endpoints.json), the routes the fake serves, and the requests the nodes send when
  * every operation and the polling trigger run through n8n's engine against the fake. (The webhook
  * trigger sends none: Wootric calls it.)
  */
@@ -164,6 +165,20 @@ describe('the nodes against the fake', () => {
 			},
 			{ resource: 'decline', operation: 'delete', endUserId: user.id, declineId: decline.id },
 			{ resource: 'npsSummary', operation: 'get' },
+			{
+				resource: 'emailStatistics',
+				operation: 'get',
+				startDate: '2026-01-01',
+				endDate: '2026-01-31',
+			},
+			{ resource: 'emailStatistics', operation: 'getSources' },
+			{
+				resource: 'emailStatistics',
+				operation: 'requestBounceReport',
+				startDate: '2026-01-01',
+				endDate: '2026-01-31',
+				reportSource: 'email_api',
+			},
 			{ resource: 'segment', operation: 'getAll' },
 			{ resource: 'surveyTemplate', operation: 'getAll' },
 			{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },

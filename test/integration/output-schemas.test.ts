@@ -81,6 +81,20 @@ describe('the output schemas', () => {
 			endUser: { __rl: true, mode: 'id', value: String(id) },
 		});
 		const properties = { properties: { property: [{ name: 'plan', value: 'team' }] } };
+		// Email Statistics: a period around now, with one email survey sent and one CSV upload in it
+		// (Get Sources lists a send with every field).
+		const day = (seconds: number) => new Date(seconds * 1000).toISOString().slice(0, 10);
+		const lastTwoDays = { startDate: day(now - 2 * 86400), endDate: day(now + 86400) };
+		fake.account.emailSurveys.push(
+			{ endpoint: 'email_survey', receivedAt: now - 600, emails: [rich.email], params: {} },
+			{
+				endpoint: 'email_survey_csv',
+				receivedAt: now - 300,
+				emails: ['csv@example.com'],
+				fileName: 'survey.csv',
+				params: {},
+			},
+		);
 		const casesWith = (simplify: boolean): INodeParameters[] => [
 			{
 				resource: 'endUser',
@@ -179,6 +193,14 @@ describe('the output schemas', () => {
 				declineId: addDecline(fake.account, fake.store, { endUserId: rich.id }).id,
 			},
 			{ resource: 'npsSummary', operation: 'get' },
+			{ resource: 'emailStatistics', operation: 'get', ...lastTwoDays },
+			{ resource: 'emailStatistics', operation: 'getSources' },
+			{
+				resource: 'emailStatistics',
+				operation: 'requestBounceReport',
+				...lastTwoDays,
+				reportSource: 'email_api',
+			},
 			{ resource: 'segment', operation: 'getAll' },
 			{ resource: 'surveyTemplate', operation: 'getAll' },
 			{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },

@@ -2,10 +2,10 @@ import { endpointKey } from '../../nodes/Wootric/transport/rateLimits';
 import { endpoints as API_ENDPOINTS } from '../fake/endpoints.json';
 
 /**
- * Every endpoint of the API (test/fake/endpoints.json, from its spec and, for v2, API-FACTS; checked below), written out here, each
- * with paths as the node builds them for two different values: ids, and where the API takes them,
- * emails and external ids (URL-encoded, by the lookup flags on the by-id path, which is one
- * endpoint) and phone numbers. The key of an endpoint is its template: `:id` where the API takes a
+ * Every endpoint of the API (test/fake/endpoints.json, from its spec and, for the v2 email
+ * statistics, API-FACTS; checked below), written out here, each with paths as the node builds them
+ * for two different values: ids, and where the API takes them, emails and external ids
+ * (URL-encoded, by the lookup flags on the by-id path, which is one endpoint) and phone numbers. The key of an endpoint is its template: `:id` where the API takes a
  * numeric id, `:key` where it takes any value.
  */
 const ENDPOINTS: Array<[method: string, template: string, paths: string[]]> = [

@@ -10,7 +10,8 @@ import { segmentRoutes } from './segments';
 import { surveyTemplateRoutes } from './survey-templates';
 
 /**
- * Every endpoint of the spec and the v2 email statistics (API-FACTS); specific paths come before the `:id` patterns they would also match.
+ * Every endpoint of the spec and the v2 email statistics (API-FACTS); specific paths come before
+ * the `:id` patterns they would also match.
  */
 export const allRoutes: Route[] = [
 	...responseRoutes,

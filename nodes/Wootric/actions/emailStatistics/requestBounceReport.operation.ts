@@ -25,7 +25,8 @@ export const description: INodeProperties[] = [
 	...dateRangeFields,
 	{
 		displayName: 'Source',
-		name: 'source',
+		// Not `source`: Email Survey → Send CSV has an options field of that name.
+		name: 'reportSource',
 		type: 'string',
 		default: 'email_api',
 		required: true,
@@ -41,7 +42,7 @@ export const description: INodeProperties[] = [
 ];
 
 function readSource(context: IExecuteFunctions, itemIndex: number): string {
-	const value: unknown = context.getNodeParameter('source', itemIndex, '');
+	const value: unknown = context.getNodeParameter('reportSource', itemIndex, '');
 	const source = String(value ?? '').trim();
 	if (ONGOING_SOURCES.includes(source) || /^\d+$/.test(source)) return source;
 	throw invalid(
