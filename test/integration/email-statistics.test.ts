@@ -1,8 +1,5 @@
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
-import { wootricRunner } from '../support/wootric';
-
-/** A local time of the fake account (UTC-08:00) as UNIX seconds. */
-const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;
+import { pacific, wootricRunner } from '../support/wootric';
 
 /**
  * Email Statistics (API v2, not in the spec: API-FACTS, "Email statistics") through n8n's engine

@@ -359,3 +359,6 @@ export function cursorOf(session: TriggerSession, stream: 'responses' | 'decline
 /** The raw query of a poll's first request: the records updated from `from` on, oldest first. */
 export const updatedSinceQuery = (from: number) =>
 	`updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;
+
+/** A local time of the fake account (its default zone, UTC-08:00) as UNIX seconds. */
+export const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;

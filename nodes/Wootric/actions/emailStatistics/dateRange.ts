@@ -1,6 +1,6 @@
 import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { calendarDay } from '../../helpers/dates';
+import { calendarDay, checkStartNotAfterEnd } from '../../helpers/dates';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 
@@ -32,14 +32,6 @@ export function readDateRange(context: IExecuteFunctions, itemIndex: number): Pa
 	};
 	const start = day('Start Date', 'startDate');
 	const end = day('End Date', 'endDate');
-	// YYYY-MM-DD strings compare like the days they name.
-	if (start > end)
-		throw invalid(
-			context,
-			itemIndex,
-			'Start Date',
-			`must be on or before the End Date, ${end}`,
-			start,
-		);
+	checkStartNotAfterEnd(context, itemIndex, start, end);
 	return { start_date: start, end_date: end };
 }
