@@ -236,6 +236,26 @@ describe('Email Statistics', () => {
 			},
 		);
 
+		it('does not repeat the POST after a server error, and says so', async () => {
+			fake.faults.inject({
+				path: '/v2/email_stats/bounce_report',
+				fault: { kind: 'status', status: 500 },
+			});
+
+			const result = await run({
+				operation: 'requestBounceReport',
+				...january,
+				reportSource: 'email_api',
+			});
+
+			expect(result.error).toMatchObject({
+				httpCode: '500',
+				message: 'Wootric had a server error (500) on POST /v2/email_stats/bounce_report',
+				description: expect.stringContaining('It was not retried'),
+			});
+			expect(fake.requestsTo('/v2/email_stats/bounce_report')).toHaveLength(1);
+		});
+
 		it('checks every item before sending any: with Continue On Fail a bad Source gets its error naming field and item', async () => {
 			const result = await run(
 				{ operation: 'requestBounceReport', ...january, reportSource: '={{ $json.source }}' },
