@@ -47,13 +47,15 @@ function withNumbers(stats: unknown): unknown {
 			percentOf(block[text]),
 		]),
 	);
-	const raw = block.raw_results as IDataObject | undefined;
-	if (raw && typeof raw === 'object' && 'sart_date' in raw && !('start_date' in raw)) {
-		const { sart_date, ...rest } = raw;
-		block.raw_results = { ...rest, start_date: sart_date };
-	}
-	return { ...block, percentages };
+	const raw = block.raw_results;
+	if (!raw || typeof raw !== 'object' || !('sart_date' in raw) || 'start_date' in raw)
+		return { ...block, percentages };
+	const { sart_date, ...rawResults } = raw as IDataObject;
+	return { ...block, raw_results: { ...rawResults, start_date: sart_date }, percentages };
 }
+
+/** The blocks of statistics the answer has: the period's, its first sends' and its reminders'. */
+const STATS_BLOCKS = ['email_stats', 'initial_send', 'reminder_send'];
 
 /**
  * GET /v2/email_stats with `date_range[start_date]` / `date_range[end_date]`: the statistics of the
@@ -68,11 +70,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			query: { date_range: dateRange },
 			itemIndex,
 		});
-		return {
-			...answer,
-			email_stats: withNumbers(answer.email_stats),
-			initial_send: withNumbers(answer.initial_send),
-			reminder_send: withNumbers(answer.reminder_send),
-		} as IDataObject;
+		return Object.fromEntries(
+			Object.entries(answer).map(([key, value]) => [
+				key,
+				STATS_BLOCKS.includes(key) ? withNumbers(value) : value,
+			]),
+		) as IDataObject;
 	};
 }
