@@ -181,6 +181,7 @@ const OUTPUTS: Outputs = {
 		send: { ...SURVEY_SENT, emails: array(string) },
 		sendCsv: { ...SURVEY_SENT, file: string, rows: object({ from: integer, to: integer }) },
 	},
+	// On every node version: a new resource changes no saved workflow.
 	emailStatistics: {
 		// The first sends' and the reminders' blocks: null, or of a shape the API does not document.
 		get: { email_stats: EMAIL_STATS, initial_send: object(), reminder_send: object() },
