@@ -25,6 +25,7 @@ export interface JsonSchema {
 
 const string: JsonSchema = { type: 'string' };
 const integer: JsonSchema = { type: 'integer' };
+const number: JsonSchema = { type: 'number' };
 const boolean: JsonSchema = { type: 'boolean' };
 const object = (properties?: Record<string, JsonSchema>): JsonSchema =>
 	properties ? { type: 'object', properties } : { type: 'object' };
@@ -112,6 +113,42 @@ const DELETED = { success: boolean, deleted: boolean, id: integer, end_user_id: 
 /** What an email survey request answers, and the node adds: which request of how many. */
 const SURVEY_SENT = { status: string, emails_count: integer, request: integer, requests: integer };
 
+/** A block of email statistics (API-FACTS, Email statistics), with the node's `percentages`. */
+const EMAIL_STATS = object({
+	send_requests: integer,
+	emails_sent: integer,
+	delivered: integer,
+	delivered_percentage: string,
+	bounce_rate: integer,
+	bounce_rate_percentage: string,
+	open_rate: string,
+	response_rate: string,
+	not_eligible: string,
+	send_date: string,
+	raw_results: object({
+		processed: integer,
+		bounce: integer,
+		dropped: integer,
+		delivered: integer,
+		opted_out: integer,
+		not_delivered: integer,
+		open: integer,
+		spamreport: integer,
+		not_eligible: integer,
+		total_surveys: integer,
+		total_responses: integer,
+		start_date: string,
+		end_date: string,
+	}),
+	percentages: object({
+		delivered: number,
+		bounce_rate: number,
+		open_rate: number,
+		response_rate: number,
+		not_eligible: number,
+	}),
+});
+
 type Outputs = Record<string, Record<string, Record<string, JsonSchema>>>;
 
 /** Each operation's output item, by resource and operation (the parameters' values). */
@@ -143,6 +180,20 @@ const OUTPUTS: Outputs = {
 	emailSurvey: {
 		send: { ...SURVEY_SENT, emails: array(string) },
 		sendCsv: { ...SURVEY_SENT, file: string, rows: object({ from: integer, to: integer }) },
+	},
+	// On every node version: a new resource changes no saved workflow.
+	emailStatistics: {
+		// The first sends' and the reminders' blocks: null, or of a shape the API does not document.
+		get: { email_stats: EMAIL_STATS, initial_send: object(), reminder_send: object() },
+		getSources: { id: string, name: string, date: string, type: string },
+		requestBounceReport: {
+			success: boolean,
+			start_date: string,
+			end_date: string,
+			source: string,
+			bounce_report: string,
+			hint: string,
+		},
 	},
 	npsSummary: {
 		get: {

@@ -94,6 +94,8 @@ export interface EmailSurveyRecord {
 	emails: string[];
 	/** The CSV's data rows keyed by header, for email_survey_csv. */
 	rows?: Array<Record<string, string>>;
+	/** The uploaded CSV file's name, for email_survey_csv sent as a multipart file. */
+	fileName?: string;
 	params: ParamObject;
 }
 

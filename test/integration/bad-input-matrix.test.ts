@@ -236,6 +236,38 @@ const CASES: Case[] = [
 		/^Start Date must be a date/,
 	],
 	[
+		'email statistics start after end',
+		{
+			resource: 'emailStatistics',
+			operation: 'get',
+			startDate: '2026-02-01',
+			endDate: '2026-01-31',
+		},
+		/^Start Date must be on or before the End Date/,
+	],
+	[
+		'email statistics without an End Date',
+		{
+			resource: 'emailStatistics',
+			operation: 'get',
+			startDate: '2026-01-01',
+			endDate: "={{ '' }}",
+		},
+		/^End Date is required/,
+	],
+	[
+		'bounce report source "csv"',
+		{
+			resource: 'emailStatistics',
+			operation: 'requestBounceReport',
+			startDate: '2026-01-01',
+			endDate: '2026-01-31',
+			reportSource: '={{ $json.value }}',
+		},
+		/^Source must be email_api, webhook_trigger or the ID of a CSV upload/,
+		secondItemBad('email_api', 'csv'),
+	],
+	[
 		'survey delay 0',
 		sendSurvey({ additionalFields: { delay: 0 } }),
 		/^Delay \(Days\) must be a whole number from 1 to 31/,
@@ -349,6 +381,7 @@ describe('bad input is stopped before any request', () => {
 		const resources = new Set(CASES.map(([, parameters]) => parameters.resource));
 		expect([...resources].sort()).toEqual([
 			'decline',
+			'emailStatistics',
 			'emailSurvey',
 			'endUser',
 			'endUserSettings',

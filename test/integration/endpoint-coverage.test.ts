@@ -24,7 +24,8 @@ import {
 
 /**
  * Three accounts of the Wootric API that must agree: the table of its endpoints written from its
- * spec (test/fake/endpoints.json), the routes the fake serves, and the requests the nodes send when
+ * spec and, for the v2 email statistics the spec lacks, from the service's documentation
+ * (test/fake/endpoints.json), the routes the fake serves, and the requests the nodes send when
  * every operation and the polling trigger run through n8n's engine against the fake. (The webhook
  * trigger sends none: Wootric calls it.)
  */

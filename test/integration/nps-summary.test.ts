@@ -5,10 +5,7 @@ import {
 	startFakeWootric,
 	type FakeWootric,
 } from '../fake';
-import { wootricRunner } from '../support/wootric';
-
-/** A local time of the fake account (UTC-08:00) as UNIX seconds. */
-const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;
+import { pacific, wootricRunner } from '../support/wootric';
 
 /** NPS Summary → Get through n8n's engine against the fake API. */
 describe('NPS Summary / Get', () => {

@@ -81,6 +81,18 @@ describe('the output schemas', () => {
 			endUser: { __rl: true, mode: 'id', value: String(id) },
 		});
 		const properties = { properties: { property: [{ name: 'plan', value: 'team' }] } };
+		// Email Statistics reads a period around today: one email survey sent and one CSV upload in it
+		// (Get Sources lists a send with every field).
+		fake.account.emailSurveys.push(
+			{ endpoint: 'email_survey', receivedAt: now - 600, emails: [rich.email], params: {} },
+			{
+				endpoint: 'email_survey_csv',
+				receivedAt: now - 300,
+				emails: ['csv@example.com'],
+				fileName: 'survey.csv',
+				params: {},
+			},
+		);
 		const casesWith = (simplify: boolean): INodeParameters[] => [
 			{
 				resource: 'endUser',

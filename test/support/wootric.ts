@@ -360,14 +360,32 @@ export function cursorOf(session: TriggerSession, stream: 'responses' | 'decline
 export const updatedSinceQuery = (from: number) =>
 	`updated[gte]=${from}&sort_key=updated_at&sort_order=asc&page=1&per_page=50`;
 
+/** A date range from two days ago to tomorrow (UTC days): it holds whatever a test just sent. */
+function aroundToday(): { startDate: string; endDate: string } {
+	const day = (offsetDays: number) =>
+		new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
+	return { startDate: day(-2), endDate: day(1) };
+}
+
 /**
  * The operations that act on no record of the account (summaries, lists, surveys sent to new
  * addresses): parameters any account runs as they are.
  */
 export const OPERATIONS_ON_NO_RECORD: INodeParameters[] = [
 	{ resource: 'npsSummary', operation: 'get' },
+	{ resource: 'emailStatistics', operation: 'get', ...aroundToday() },
+	{ resource: 'emailStatistics', operation: 'getSources' },
+	{
+		resource: 'emailStatistics',
+		operation: 'requestBounceReport',
+		...aroundToday(),
+		reportSource: 'email_api',
+	},
 	{ resource: 'segment', operation: 'getAll' },
 	{ resource: 'surveyTemplate', operation: 'getAll' },
 	{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },
 	{ resource: 'emailSurvey', operation: 'sendCsv', source: 'items', csvEmail: 'csv@example.com' },
 ];
+
+/** A local time of the fake account (its default zone, UTC-08:00) as UNIX seconds. */
+export const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;

@@ -2,10 +2,10 @@ import { endpointKey } from '../../nodes/Wootric/transport/rateLimits';
 import { endpoints as API_ENDPOINTS } from '../fake/endpoints.json';
 
 /**
- * Every endpoint of the API (test/fake/endpoints.json, from its spec; checked below), written out here, each
- * with paths as the node builds them for two different values: ids, and where the API takes them,
- * emails and external ids (URL-encoded, by the lookup flags on the by-id path, which is one
- * endpoint) and phone numbers. The key of an endpoint is its template: `:id` where the API takes a
+ * Every endpoint of the API (test/fake/endpoints.json, from its spec and, for the v2 email
+ * statistics, API-FACTS; checked below), written out here, each with paths as the node builds them
+ * for two different values: ids, and where the API takes them, emails and external ids
+ * (URL-encoded, by the lookup flags on the by-id path, which is one endpoint) and phone numbers. The key of an endpoint is its template: `:id` where the API takes a
  * numeric id, `:key` where it takes any value.
  */
 const ENDPOINTS: Array<[method: string, template: string, paths: string[]]> = [
@@ -94,6 +94,9 @@ const ENDPOINTS: Array<[method: string, template: string, paths: string[]]> = [
 	['GET', '/v1/survey_templates', ['/v1/survey_templates']],
 	['POST', '/v1/email_survey', ['/v1/email_survey']],
 	['POST', '/v1/email_survey_csv', ['/v1/email_survey_csv']],
+	['GET', '/v2/email_stats', ['/v2/email_stats']],
+	['GET', '/v2/email_stats/sources', ['/v2/email_stats/sources']],
+	['POST', '/v2/email_stats/bounce_report', ['/v2/email_stats/bounce_report']],
 ];
 
 /** `GET /v1/end_users/*`: an endpoint with its variable segments and query left out. */

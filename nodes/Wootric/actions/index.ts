@@ -1,6 +1,7 @@
 import type { INodeProperties } from 'n8n-workflow';
 
 import { decline } from './decline';
+import { emailStatistics } from './emailStatistics';
 import { emailSurvey } from './emailSurvey';
 import { endUser } from './endUser';
 import { endUserSettings } from './endUserSettings';
@@ -16,6 +17,7 @@ export const resources: Record<string, WootricResource> = {
 	response,
 	decline,
 	emailSurvey,
+	emailStatistics,
 	npsSummary,
 	segment,
 	surveyTemplate,

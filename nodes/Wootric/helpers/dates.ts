@@ -78,3 +78,21 @@ export function calendarDay(
 		);
 	return day;
 }
+
+/** Stops an item whose Start Date (YYYY-MM-DD) is after its End Date, naming both. */
+export function checkStartNotAfterEnd(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	start: string,
+	end: string,
+): void {
+	// YYYY-MM-DD strings compare like the days they name.
+	if (start > end)
+		throw invalid(
+			context,
+			itemIndex,
+			'Start Date',
+			`must be on or before the End Date, ${end}`,
+			start,
+		);
+}

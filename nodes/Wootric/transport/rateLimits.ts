@@ -16,9 +16,10 @@ const VALUES = new Map([
 ]);
 
 /**
- * Every path of the API (spec, Endpoints). A value is `:key` only where the API takes an end user
- * by email or external id (the lookup flags, on the by-id path) or by phone number: an external id
- * can be any word (`settings`, `export`), so there only the template tells a value from a word.
+ * Every path of the API (spec, Endpoints), and the v2 email statistics the spec lacks (API-FACTS).
+ * A value is `:key` only where the API takes an end user by email or external id (the lookup flags,
+ * on the by-id path) or by phone number: an external id can be any word (`settings`, `export`), so
+ * there only the template tells a value from a word.
  */
 const API_PATHS = [
 	'/v1/end_users',
@@ -42,6 +43,9 @@ const API_PATHS = [
 	'/v1/survey_templates',
 	'/v1/email_survey',
 	'/v1/email_survey_csv',
+	'/v2/email_stats',
+	'/v2/email_stats/sources',
+	'/v2/email_stats/bounce_report',
 ];
 
 /**
@@ -53,8 +57,8 @@ const TEMPLATES = API_PATHS.map((template) => template.split('/'));
 /**
  * The rate limit's key of a request: its method and its path's template. `GET /v1/end_users/123`,
  * `/v1/end_users/ada%40example.com` and `/v1/end_users/crm-7` (by email, by external id) are all
- * `GET /v1/end_users/:key`. A path no template fits (an endpoint the API gained: `/v2/…`, a new
- * resource or a new word under a known one) keys as it is, its whole numbers as `:id`: so it shares
+ * `GET /v1/end_users/:key`. A path no template fits (an endpoint the API gained: a new
+ * version of a path, a new resource or a new word under a known one) keys as it is, its whole numbers as `:id`: so it shares
  * no key with an endpoint of the list, nor with another new one, and its ids share one. The one
  * place a new word would pass for a value is right after /v1/end_users/, where an external id can
  * be any word: an endpoint the API gains there must be listed.
@@ -95,7 +99,7 @@ export class RateLimitGate {
 	 * reported; `blockedUntil` is set from an answer that said none remain, until a request waited
 	 * for it. It is a hint, never the decision: the service counts, and what other executions or
 	 * processes spend shows in its counts or as a 429, which nextStep waits out; nothing is kept
-	 * across a restart. Bound: one entry per endpoint the context called, never removed: at most 29
+	 * across a restart. Bound: one entry per endpoint the context called, never removed: at most 32
 	 * (API_PATHS with the methods the API has for them), a few numbers each; a path outside
 	 * API_PATHS adds one per key.
 	 */

@@ -25,7 +25,7 @@ export type WootricContext = IExecuteFunctions | ILoadOptionsFunctions | IPollFu
 
 export interface WootricRequest {
 	method: IHttpRequestMethods;
-	/** Starts with /v1. */
+	/** From the host on, with the API's version: /v1/… or /v2/… (the email statistics). */
 	path: string;
 	query?: ParamHash;
 	/** Sent form-encoded in bracket notation. */

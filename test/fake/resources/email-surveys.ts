@@ -265,6 +265,7 @@ function sendEmailSurveyCsv(call: ApiCall) {
 		receivedAt: call.store.clock.now(),
 		emails: rows.map((row) => row.email),
 		rows,
+		fileName: call.request.files.find((file) => file.field === 'csv')?.filename,
 		params: surveyParams(params),
 	});
 	return ok({ status: 'scheduled', emails_count: rows.length });

@@ -1,5 +1,6 @@
 import type { Route } from '../http';
 import { declineRoutes } from './declines';
+import { emailStatsRoutes } from './email-stats';
 import { emailSurveyRoutes } from './email-surveys';
 import { endUserSettingsRoutes } from './end-user-settings';
 import { endUserRoutes } from './end-users';
@@ -9,7 +10,8 @@ import { segmentRoutes } from './segments';
 import { surveyTemplateRoutes } from './survey-templates';
 
 /**
- * Every endpoint of the spec; specific paths come before the `:id` patterns they would also match.
+ * Every endpoint of the spec and the v2 email statistics (API-FACTS); specific paths come before
+ * the `:id` patterns they would also match.
  */
 export const allRoutes: Route[] = [
 	...responseRoutes,
@@ -20,4 +22,5 @@ export const allRoutes: Route[] = [
 	...segmentRoutes,
 	...surveyTemplateRoutes,
 	...emailSurveyRoutes,
+	...emailStatsRoutes,
 ];

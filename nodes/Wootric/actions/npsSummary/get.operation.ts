@@ -1,7 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { calendarDay } from '../../helpers/dates';
-import { invalid } from '../../helpers/validation';
+import { calendarDay, checkStartNotAfterEnd } from '../../helpers/dates';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -51,15 +50,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		'End Date',
 		this.getNodeParameter('endDate', itemIndex, ''),
 	);
-	// YYYY-MM-DD strings compare like the days they name.
-	if (start !== undefined && end !== undefined && start > end)
-		throw invalid(
-			this,
-			itemIndex,
-			'Start Date',
-			`must be on or before the End Date, ${end}`,
-			start,
-		);
+	if (start !== undefined && end !== undefined) checkStartNotAfterEnd(this, itemIndex, start, end);
 	const date: ParamHash = {};
 	if (start !== undefined) date.start = start;
 	if (end !== undefined) date.end = end;
