@@ -142,11 +142,11 @@ describe("the Wootric node's tool descriptions", () => {
 	const descriptionOf = (parameters: INodeParameters) =>
 		NodeHelpers.getToolDescriptionForNode({ parameters } as INode, tool);
 
-	it('cover all 24 operations, each its own', () => {
+	it('cover all 25 operations, each its own', () => {
 		const descriptions = operations.map(({ parameters }) => descriptionOf(parameters));
 
-		expect(descriptions).toHaveLength(24);
-		expect(new Set(descriptions).size).toBe(24);
+		expect(descriptions).toHaveLength(25);
+		expect(new Set(descriptions).size).toBe(25);
 	});
 
 	it('start with "<action> in Wootric" and say what the operation returns', () => {
@@ -229,7 +229,7 @@ describe("the Wootric node's tool names", () => {
 			const toolNames = nodeNames.map(toolNameOf);
 
 			expect(toolNames.filter((name) => name.length > MAX_TOOL_NAME_LENGTH)).toEqual([]);
-			expect(new Set(toolNames).size).toBe(2 * 24);
+			expect(new Set(toolNames).size).toBe(2 * 25);
 		},
 	);
 });
