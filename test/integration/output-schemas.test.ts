@@ -179,6 +179,14 @@ describe('the output schemas', () => {
 				declineId: addDecline(fake.account, fake.store, { endUserId: rich.id }).id,
 			},
 			{ resource: 'npsSummary', operation: 'get' },
+			{
+				resource: 'npsSummary',
+				operation: 'trend',
+				// The demo data's responses fall on consecutive days of the last ten.
+				startDate: '={{ $now.minus({ days: 14 }).toISODate() }}',
+				endDate: '={{ $now.toISODate() }}',
+				period: 'day',
+			},
 			{ resource: 'segment', operation: 'getAll' },
 			{ resource: 'surveyTemplate', operation: 'getAll' },
 			{ resource: 'emailSurvey', operation: 'send', emails: 'survey@example.com' },
