@@ -14,6 +14,36 @@ const pacific = (isoLocal: string) => Date.parse(`${isoLocal}-08:00`) / 1000;
 /** `date[start]=…&date[end]=…`, the query of one period's summary request. */
 const range = (start: string, end: string) => `date[start]=${start}&date[end]=${end}`;
 
+/**
+ * One period's expected record, with its responses counted by category (none unless given); they
+ * all come from the web channel, so no email response rate.
+ */
+const period = (
+	start: string,
+	end: string,
+	partial: boolean,
+	counts: { promoters?: number; detractors?: number },
+	nps: number | null,
+	npsChange: number | null,
+) => {
+	const { promoters = 0, detractors = 0 } = counts;
+	const responses = promoters + detractors;
+	return {
+		start,
+		end,
+		partial,
+		nps,
+		responses,
+		detractors,
+		passives: 0,
+		promoters,
+		response_rate: responses > 0 ? 100 : 0,
+		email_response_rate: 0,
+		nps_change: npsChange,
+		no_responses: responses === 0,
+	};
+};
+
 /** NPS Summary → Get Trend through n8n's engine against the fake API. */
 describe('NPS Summary / Get Trend', () => {
 	let fake: FakeWootric;
@@ -59,64 +89,13 @@ describe('NPS Summary / Get Trend', () => {
 		]);
 		expect(result.items).toEqual(
 			[
-				{
-					start: '2026-01-21',
-					end: '2026-01-25',
-					partial: true,
-					nps: 100,
-					responses: 1,
-					detractors: 0,
-					passives: 0,
-					promoters: 1,
-					response_rate: 100,
-					email_response_rate: 0,
-					nps_change: null,
-					no_responses: false,
-				},
-				{
-					start: '2026-01-26',
-					end: '2026-02-01',
-					partial: false,
-					// A real 0: one promoter and one detractor.
-					nps: 0,
-					responses: 2,
-					detractors: 1,
-					passives: 0,
-					promoters: 1,
-					response_rate: 100,
-					email_response_rate: 0,
-					nps_change: -100,
-					no_responses: false,
-				},
-				{
-					start: '2026-02-02',
-					end: '2026-02-08',
-					partial: false,
-					nps: null,
-					responses: 0,
-					detractors: 0,
-					passives: 0,
-					promoters: 0,
-					response_rate: 0,
-					email_response_rate: 0,
-					nps_change: null,
-					no_responses: true,
-				},
-				{
-					start: '2026-02-09',
-					end: '2026-02-11',
-					partial: true,
-					nps: 100,
-					responses: 1,
-					detractors: 0,
-					passives: 0,
-					promoters: 1,
-					response_rate: 100,
-					email_response_rate: 0,
-					// No change from a period without an NPS.
-					nps_change: null,
-					no_responses: false,
-				},
+				period('2026-01-21', '2026-01-25', true, { promoters: 1 }, 100, null),
+				// A real 0: one promoter and one detractor.
+				period('2026-01-26', '2026-02-01', false, { promoters: 1, detractors: 1 }, 0, -100),
+				// Its decline makes a response rate of 0; there is no NPS.
+				period('2026-02-02', '2026-02-08', false, {}, null, null),
+				// No change from a period without an NPS.
+				period('2026-02-09', '2026-02-11', true, { promoters: 1 }, 100, null),
 			].map((json) => ({ json, pairedItem: { item: 0 } })),
 		);
 	});
