@@ -5,6 +5,8 @@ import {
 	startFakeWootric,
 	type FakeWootric,
 } from '../fake';
+import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
+import { readWorkflows } from '../../scripts/e2e/workflow-files';
 import { runNode } from '../harness';
 import { credentialsFor, wootricRunner } from '../support/wootric';
 
@@ -285,5 +287,26 @@ describe('NPS Summary / Get Trend', () => {
 			],
 			['2026-02-01', { item: 2 }],
 		]);
+	});
+	it('runs the example "Weekly NPS trend report": the 12 whole weeks before this one, Monday to Sunday', async () => {
+		const trendNode = readWorkflows(EXAMPLES_FOLDER)
+			.find((workflow) => workflow.id === 'exWeeklyNpsTrend')
+			?.nodes.find((node) => node.parameters.operation === 'trend');
+
+		const result = await run(trendNode?.parameters ?? {});
+
+		expect(result.error).toBeUndefined();
+		const weeks = result.items.map(({ json }) => [json.start, json.end, json.partial]);
+		expect(weeks).toHaveLength(12);
+		const dayAfter = (day: unknown, days: number) =>
+			new Date(Date.parse(`${String(day)}T00:00:00Z`) + days * 86400000).toISOString().slice(0, 10);
+		weeks.forEach(([start, end, partial], index) => {
+			expect(new Date(`${String(start)}T00:00:00Z`).getUTCDay()).toBe(1);
+			expect([end, partial]).toEqual([dayAfter(start, 6), false]);
+			if (index > 0) expect(start).toBe(dayAfter(weeks[index - 1][1], 1));
+		});
+		expect(summaryQueries()).toEqual(
+			weeks.map(([start, end]) => range(String(start), String(end))),
+		);
 	});
 });
