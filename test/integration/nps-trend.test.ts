@@ -1,3 +1,5 @@
+import type { INodeParameters } from 'n8n-workflow';
+
 import {
 	addDecline,
 	addResponse,
@@ -238,6 +240,17 @@ describe('NPS Summary / Get Trend', () => {
 		expect(fake.requests).toHaveLength(0);
 	});
 
+	it('takes a Period only of day, week or month, before any request', async () => {
+		const result = await run({
+			startDate: '2026-01-01',
+			endDate: '2026-12-31',
+			period: '={{ "year" }}',
+		});
+
+		expect(result.error?.message).toBe('Period must be day, week or month (item 0: got "year")');
+		expect(fake.requests).toHaveLength(0);
+	});
+
 	it('stops before any request when the start is after the end', async () => {
 		const result = await run({ startDate: '2026-02-01', endDate: '2026-01-31' });
 
@@ -288,12 +301,13 @@ describe('NPS Summary / Get Trend', () => {
 			['2026-02-01', { item: 2 }],
 		]);
 	});
+
 	it('runs the example "Weekly NPS trend report": the 12 whole weeks before this one, Monday to Sunday', async () => {
 		const trendNode = readWorkflows(EXAMPLES_FOLDER)
 			.find((workflow) => workflow.id === 'exWeeklyNpsTrend')
 			?.nodes.find((node) => node.parameters.operation === 'trend');
 
-		const result = await run(trendNode?.parameters ?? {});
+		const result = await run((trendNode?.parameters ?? {}) as INodeParameters);
 
 		expect(result.error).toBeUndefined();
 		const weeks = result.items.map(({ json }) => [json.start, json.end, json.partial]);

@@ -7,7 +7,8 @@ import { readDayRange, requestSummary } from './get.operation';
 /** One request per period: a long range at a short period would take hours of rate limit. */
 export const MAX_TREND_PERIODS = 100;
 
-type PeriodUnit = 'day' | 'week' | 'month';
+const PERIOD_UNITS = ['day', 'week', 'month'] as const;
+type PeriodUnit = (typeof PERIOD_UNITS)[number];
 
 export const option = {
 	name: 'Get Trend',
@@ -146,6 +147,9 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			this.getNodeParameter('endDate', itemIndex, ''),
 		);
 	const unit = this.getNodeParameter('period', itemIndex, 'week') as PeriodUnit;
+	// An expression can give any text.
+	if (!PERIOD_UNITS.includes(unit))
+		throw invalid(this, itemIndex, 'Period', 'must be day, week or month', unit);
 	const periods = periodsOf(start, end, unit);
 	if (periods.length > MAX_TREND_PERIODS)
 		throw invalid(
