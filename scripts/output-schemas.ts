@@ -36,6 +36,17 @@ const array = (items?: JsonSchema): JsonSchema =>
 const propertiesHash = object();
 const endUserProperties = object({ properties: propertiesHash });
 
+/** NPS Summary → Get's summary, which Get Trend gives for each period. */
+const NPS_SUMMARY = {
+	nps: integer,
+	responses: integer,
+	detractors: integer,
+	passives: integer,
+	promoters: integer,
+	response_rate: integer,
+	email_response_rate: integer,
+};
+
 /** Create, update and delete of end users answer this form (properties parsed into a hash). */
 const END_USER_WRITTEN = {
 	id: integer,
@@ -196,14 +207,14 @@ const OUTPUTS: Outputs = {
 		},
 	},
 	npsSummary: {
-		get: {
-			nps: integer,
-			responses: integer,
-			detractors: integer,
-			passives: integer,
-			promoters: integer,
-			response_rate: integer,
-			email_response_rate: integer,
+		get: NPS_SUMMARY,
+		trend: {
+			start: string,
+			end: string,
+			partial: boolean,
+			...NPS_SUMMARY,
+			nps_change: integer,
+			no_responses: boolean,
 		},
 	},
 	segment: { getAll: { name: string, data_type: string, created_at: string } },

@@ -373,6 +373,14 @@ function aroundToday(): { startDate: string; endDate: string } {
  */
 export const OPERATIONS_ON_NO_RECORD: INodeParameters[] = [
 	{ resource: 'npsSummary', operation: 'get' },
+	{
+		resource: 'npsSummary',
+		operation: 'trend',
+		// The demo data's responses fall on consecutive days of the last ten.
+		startDate: '={{ $now.minus({ days: 14 }).toISODate() }}',
+		endDate: '={{ $now.toISODate() }}',
+		period: 'day',
+	},
 	{ resource: 'emailStatistics', operation: 'get', ...aroundToday() },
 	{ resource: 'emailStatistics', operation: 'getSources' },
 	{

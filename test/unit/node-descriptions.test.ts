@@ -142,11 +142,11 @@ describe("the Wootric node's tool descriptions", () => {
 	const descriptionOf = (parameters: INodeParameters) =>
 		NodeHelpers.getToolDescriptionForNode({ parameters } as INode, tool);
 
-	it('cover all 27 operations, each its own', () => {
+	it('cover all 28 operations, each its own', () => {
 		const descriptions = operations.map(({ parameters }) => descriptionOf(parameters));
 
-		expect(descriptions).toHaveLength(27);
-		expect(new Set(descriptions).size).toBe(27);
+		expect(descriptions).toHaveLength(28);
+		expect(new Set(descriptions).size).toBe(28);
 	});
 
 	it('start with "<action> in Wootric" and say what the operation returns', () => {
@@ -229,7 +229,7 @@ describe("the Wootric node's tool names", () => {
 			const toolNames = nodeNames.map(toolNameOf);
 
 			expect(toolNames.filter((name) => name.length > MAX_TOOL_NAME_LENGTH)).toEqual([]);
-			expect(new Set(toolNames).size).toBe(2 * 27);
+			expect(new Set(toolNames).size).toBe(2 * 28);
 		},
 	);
 });

@@ -34,32 +34,51 @@ export const description: INodeProperties[] = [
 ];
 
 /**
+ * The item's Start Date and End Date as `YYYY-MM-DD`, each undefined when empty; a start after the
+ * end is an error.
+ */
+export function readDayRange(
+	context: IExecuteFunctions,
+	itemIndex: number,
+): { start?: string; end?: string } {
+	const start = calendarDay(
+		context,
+		itemIndex,
+		'Start Date',
+		context.getNodeParameter('startDate', itemIndex, ''),
+	);
+	const end = calendarDay(
+		context,
+		itemIndex,
+		'End Date',
+		context.getNodeParameter('endDate', itemIndex, ''),
+	);
+	if (start !== undefined && end !== undefined) checkStartNotAfterEnd(context, itemIndex, start, end);
+	return { start, end };
+}
+
+/** One summary request: GET /v1/nps_summary with `date[start]` / `date[end]` when given. */
+export async function requestSummary(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	date: ParamHash,
+): Promise<IDataObject> {
+	return await wootricRequest<IDataObject>(context, {
+		method: 'GET',
+		path: '/v1/nps_summary',
+		query: Object.keys(date).length > 0 ? { date } : undefined,
+		itemIndex,
+	});
+}
+
+/**
  * GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last
  * month.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const start = calendarDay(
-		this,
-		itemIndex,
-		'Start Date',
-		this.getNodeParameter('startDate', itemIndex, ''),
-	);
-	const end = calendarDay(
-		this,
-		itemIndex,
-		'End Date',
-		this.getNodeParameter('endDate', itemIndex, ''),
-	);
-	if (start !== undefined && end !== undefined) checkStartNotAfterEnd(this, itemIndex, start, end);
+	const { start, end } = readDayRange(this, itemIndex);
 	const date: ParamHash = {};
 	if (start !== undefined) date.start = start;
 	if (end !== undefined) date.end = end;
-	const query = Object.keys(date).length > 0 ? { date } : undefined;
-	return async () =>
-		await wootricRequest<IDataObject>(this, {
-			method: 'GET',
-			path: '/v1/nps_summary',
-			query,
-			itemIndex,
-		});
+	return async () => await requestSummary(this, itemIndex, date);
 }
