@@ -87,6 +87,20 @@ export class WootricApi implements ICredentialType {
 				'Your account token (Settings → Installation). Needed when your login has several accounts; also tells the region in Auto mode.',
 		},
 		{
+			displayName: 'Survey Type',
+			name: 'surveyType',
+			type: 'options',
+			options: [
+				{ name: 'NPS (0–10)', value: 'nps' },
+				{ name: 'CSAT (1–5)', value: 'csat5' },
+				{ name: 'CSAT (1–10)', value: 'csat10' },
+				{ name: 'CES (1–7)', value: 'ces7' },
+			],
+			default: 'nps',
+			description:
+				'The survey this account runs (Wootric switches an account to CSAT or CES on request; responses do not say which). Every node with this credential judges scores by it: categories, filters, score checks.',
+		},
+		{
 			displayName: 'Region',
 			name: 'region',
 			type: 'options',

@@ -110,6 +110,11 @@ export class Account {
 	readonly exports: Array<{ endUserId: number; requestedAt: number }> = [];
 	/** Who hears of the account's survey events: its outgoing webhooks. */
 	readonly surveyEventListeners: Array<(event: SurveyEvent) => void> = [];
+	/**
+	 * The survey the account runs. Responses do not carry it; webhooks name it (`survey_mode`), with
+	 * no word of a CSAT scale.
+	 */
+	surveyMode: 'NPS' | 'CSAT' | 'CES' = 'NPS';
 
 	constructor(
 		readonly token: string,

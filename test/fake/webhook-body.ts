@@ -18,6 +18,12 @@ export interface WebhookPayload {
 	fields: Array<[string, string | Record<string, string>]>;
 	/** When the service sent it, in the same form as the record's times. */
 	timestamp: string;
+	/**
+	 * Top level, after the record: the account it is about and the survey the account runs (a test
+	 * may leave survey_mode out, as deliveries older than it).
+	 */
+	accountToken: string;
+	surveyMode?: Account['surveyMode'];
 }
 
 export interface EncodedWebhook {
@@ -59,6 +65,8 @@ export function responsePayload(
 			['excluded_from_calculations', String(response.excludedFromCalculations)],
 		],
 		timestamp: time(account, sentAt),
+		accountToken: account.token,
+		surveyMode: account.surveyMode,
 	};
 }
 
@@ -80,6 +88,8 @@ export function declinePayload(account: Account, decline: Decline, sentAt: numbe
 			['updated_at', time(account, decline.updatedAt)],
 		],
 		timestamp: time(account, sentAt),
+		accountToken: account.token,
+		surveyMode: account.surveyMode,
 	};
 }
 
@@ -100,13 +110,15 @@ export function webhookPayload(
 }
 
 export function encodeWebhook(payload: WebhookPayload, format: WebhookFormat): EncodedWebhook {
-	const { kind, eventName, fields, timestamp } = payload;
+	const { kind, eventName, fields, timestamp, accountToken, surveyMode } = payload;
 	if (format === 'json') {
 		return {
 			body: JSON.stringify({
 				[kind]: Object.fromEntries(fields),
 				event_name: eventName,
 				timestamp,
+				account_token: accountToken,
+				survey_mode: surveyMode,
 			}),
 			contentType: 'application/json',
 		};
@@ -120,6 +132,8 @@ export function encodeWebhook(payload: WebhookPayload, format: WebhookFormat): E
 	}
 	form.append('event_name', eventName);
 	form.append('timestamp', timestamp);
+	form.append('account_token', accountToken);
+	if (surveyMode !== undefined) form.append('survey_mode', surveyMode);
 	return { body: form.toString(), contentType: 'application/x-www-form-urlencoded' };
 }
 

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeParameters } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject, INodeParameters } from 'n8n-workflow';
 
 import type { FakeWootric } from '../fake';
 import {
@@ -12,8 +12,10 @@ import { recordShown } from '../harness/shown';
 import { credentialsFor } from './wootric';
 
 /** A "Wootric API" credential for a fake instance that also holds its account's webhook secret. */
-export const webhookCredentialsFor = (fake: FakeWootric) =>
-	credentialsFor(fake, { webhookSecret: fake.credentials.webhookSecret });
+export const webhookCredentialsFor = (
+	fake: FakeWootric,
+	overrides: ICredentialDataDecryptedObject = {},
+) => credentialsFor(fake, { webhookSecret: fake.credentials.webhookSecret, ...overrides });
 
 /** A POST as the service sends it: headers left out when undefined. */
 export interface Delivery {
@@ -87,17 +89,21 @@ export class WebhookSession {
 		private readonly fake: FakeWootric,
 	) {}
 
-	/** `typeVersion`: the node's, its latest by default. */
+	/**
+	 * `typeVersion`: the node's, its latest by default; `credential`: fields of the credential besides
+	 * the fake's sign-in and webhook secret.
+	 */
 	static async start(
 		fake: FakeWootric,
 		parameters: INodeParameters,
 		typeVersion?: number,
+		credential: ICredentialDataDecryptedObject = {},
 	): Promise<WebhookSession> {
 		const trigger = await startWebhookTrigger({
 			nodeType: 'wootricWebhookTrigger',
 			nodeTypeVersion: typeVersion,
 			parameters,
-			credentials: webhookCredentialsFor(fake),
+			credentials: webhookCredentialsFor(fake, credential),
 		});
 		running.push(trigger);
 		await trigger.activate();

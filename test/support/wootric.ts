@@ -226,11 +226,15 @@ export function secretsOf(fake: FakeWootric): string[] {
 export class StoredCredential {
 	private stored?: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string };
 
-	constructor(private readonly fake: FakeWootric) {}
+	/** `overrides`: fields of the credential besides the fake's sign-in, e.g. its Survey Type. */
+	constructor(
+		private readonly fake: FakeWootric,
+		private readonly overrides: ICredentialDataDecryptedObject = {},
+	) {}
 
 	/** For runNode / runPoll: the credential kept, or a new one for the fake on the first run. */
 	get options() {
-		return this.stored ?? { credentials: credentialsFor(this.fake) };
+		return this.stored ?? { credentials: credentialsFor(this.fake, this.overrides) };
 	}
 
 	keep(run: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string }): void {
@@ -249,7 +253,8 @@ export class TriggerSession {
 
 	/**
 	 * `staticData`: what an earlier session kept, for a trigger whose n8n was restarted; `timezone`:
-	 * the workflow's; `typeVersion`: the node's (its latest by default).
+	 * the workflow's; `typeVersion`: the node's (its latest by default); `credential`: fields of the
+	 * credential besides the fake's sign-in.
 	 */
 	constructor(
 		fake: FakeWootric,
@@ -257,8 +262,9 @@ export class TriggerSession {
 		staticData: IDataObject = {},
 		private readonly timezone?: string,
 		private readonly typeVersion?: number,
+		credential: ICredentialDataDecryptedObject = {},
 	) {
-		this.credential = new StoredCredential(fake);
+		this.credential = new StoredCredential(fake, credential);
 		replaceContents(this.staticData, structuredClone(staticData));
 	}
 

@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions } from 'n8n-workflow';
 import { readEndUserId } from '../helpers/endUsers';
 import { createSimplifyCollection, recordOutput, successRecord } from '../helpers/output';
 import { DECLINE_SHAPE, RESPONSE_SHAPE } from '../helpers/records';
+import { surveyScaleOf } from '../helpers/surveyTypes';
 import { idParameter } from '../helpers/validation';
 import { wootricRequest, type ParamHash } from '../transport';
 import type { ItemRequests } from './types';
@@ -61,7 +62,14 @@ export function prepareRecordGet(
 			subject,
 			itemIndex,
 		});
-		return recordOutput(context, itemIndex, found, SHAPES[record]);
+		return recordOutput(
+			context,
+			itemIndex,
+			found,
+			SHAPES[record],
+			'options',
+			await surveyScaleOf(context),
+		);
 	};
 }
 
@@ -103,6 +111,7 @@ export function sendRecordCreate(
 			created,
 			SHAPES[record],
 			createSimplifyCollection(context),
+			await surveyScaleOf(context),
 		);
 	};
 }

@@ -1,13 +1,7 @@
 import type { IDataObject, INode } from 'n8n-workflow';
 
-import {
-	DECLINE_SHAPE,
-	npsCategory,
-	pickFields,
-	RESPONSE_SHAPE,
-	simplifyRecord,
-	type NpsCategory,
-} from '../helpers/records';
+import { DECLINE_SHAPE, pickFields, RESPONSE_SHAPE, simplifyRecord } from '../helpers/records';
+import { categoryIndex, type SurveyScale } from '../helpers/surveyTypes';
 import { wootricSeconds, type ParamHash, type TimeField } from '../transport';
 
 export type EventName = 'response' | 'responseUpdated' | 'decline';
@@ -38,7 +32,10 @@ export const EVENTS: Record<EventName, { stream: Stream; field: TimeField }> = {
  * them.
  */
 export interface ResponseFilter {
-	categories: NpsCategory[];
+	/** The account's survey type, which the categories are judged on. */
+	scale: SurveyScale;
+	/** The categories kept, low (0) to high (2); none means all. */
+	categories: number[];
 	minScore: number;
 	maxScore: number;
 	onlyWithComment: boolean;
@@ -65,7 +62,11 @@ export function matchesFilter(
 	if (!isResponse(event)) return true;
 	const score = Number(record.score);
 	if (!Number.isFinite(score) || score < filter.minScore || score > filter.maxScore) return false;
-	if (filter.categories.length > 0 && !filter.categories.includes(npsCategory(score))) return false;
+	if (
+		filter.categories.length > 0 &&
+		!filter.categories.includes(categoryIndex(filter.scale, score))
+	)
+		return false;
 	return !filter.onlyWithComment || hasComment(record);
 }
 
@@ -95,12 +96,14 @@ export function idempotencyKey(event: EventName, record: IDataObject): string {
 }
 
 /**
- * What of its record an event's item holds. `readable`: with nps_category (responses) and every
- * time in ISO 8601 UTC; `mainFields`: only the fields most workflows use.
+ * What of its record an event's item holds. `readable`: with its category on `scale` (responses:
+ * nps_category, or score_category on CSAT and CES) and every time in ISO 8601 UTC; `mainFields`:
+ * only the fields most workflows use.
  */
 export interface ItemFields {
 	readable: boolean;
 	mainFields: boolean;
+	scale: SurveyScale;
 }
 
 /**
@@ -110,10 +113,10 @@ export interface ItemFields {
 export const MAIN_FIELDS_VERSION = 1.1;
 
 /** What a trigger node's items hold with its Simplify option on or off (see ItemFields). */
-export function itemFields(node: INode, simplify: boolean): ItemFields {
+export function itemFields(node: INode, simplify: boolean, scale: SurveyScale): ItemFields {
 	return node.typeVersion >= MAIN_FIELDS_VERSION
-		? { readable: true, mainFields: simplify }
-		: { readable: simplify, mainFields: false };
+		? { readable: true, mainFields: simplify, scale }
+		: { readable: simplify, mainFields: false, scale };
 }
 
 /**
@@ -136,7 +139,7 @@ export function eventJson(
 	fields: ItemFields,
 	key = idempotencyKey(event, record),
 ): IDataObject {
-	const readable = fields.readable ? simplifyRecord(record) : record;
+	const readable = fields.readable ? simplifyRecord(record, fields.scale) : record;
 	return {
 		event,
 		idempotency_key: key,

@@ -1,6 +1,6 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import type { NpsCategory } from '../helpers/records';
+import { categoryRanges, CATEGORY_VALUES, type SurveyScale } from '../helpers/surveyTypes';
 import { integerValue, invalid, type ValueContext } from '../helpers/validation';
 import { MAIN_FIELDS_VERSION, type EventName, type ResponseFilter } from './index';
 
@@ -49,6 +49,20 @@ export const RESPONSE_FILTERS: INodeProperties = {
 	displayOptions: whileWatching(['response', 'responseUpdated']),
 	options: [
 		{
+			displayName: 'Category',
+			name: 'categories',
+			type: 'multiOptions',
+			// The values are NPS's names on every survey type, as saved workflows hold them.
+			options: [
+				{ name: 'Detractor / Negative', value: 'detractor', description: categoryRanges(0) },
+				{ name: 'Passive / Neutral', value: 'passive', description: categoryRanges(1) },
+				{ name: 'Promoter / Positive', value: 'promoter', description: categoryRanges(2) },
+			],
+			default: [],
+			description:
+				"Only responses of these categories, on the credential's Survey Type: detractor, passive, promoter on NPS; negative, neutral, positive on CSAT and CES. None chosen means all.",
+		},
+		{
 			displayName: 'Include Responses Left Out of NPS',
 			name: 'includeExcluded',
 			type: 'boolean',
@@ -62,7 +76,8 @@ export const RESPONSE_FILTERS: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 10,
-			description: 'Only responses with this score or lower',
+			description:
+				"Only responses with this score or lower, on the credential's Survey Type (NPS 0–10, CSAT 1–5 or 1–10, CES 1–7)",
 		},
 		{
 			displayName: 'Minimum Score',
@@ -70,19 +85,8 @@ export const RESPONSE_FILTERS: INodeProperties = {
 			type: 'number',
 			typeOptions: { minValue: 0, maxValue: 10 },
 			default: 0,
-			description: 'Only responses with this score or higher',
-		},
-		{
-			displayName: 'NPS Category',
-			name: 'categories',
-			type: 'multiOptions',
-			options: [
-				{ name: 'Detractor (0–6)', value: 'detractor', description: 'Scores 0 to 6' },
-				{ name: 'Passive (7–8)', value: 'passive', description: 'Scores 7 and 8' },
-				{ name: 'Promoter (9–10)', value: 'promoter', description: 'Scores 9 and 10' },
-			],
-			default: [],
-			description: 'Only responses of these categories; none chosen means all',
+			description:
+				"Only responses with this score or higher, on the credential's Survey Type (NPS 0–10, CSAT 1–5 or 1–10, CES 1–7)",
 		},
 		{
 			displayName: 'Only With a Comment',
@@ -119,8 +123,15 @@ export const SIMPLIFY_OPTIONS: INodeProperties[] = [
 	},
 ];
 
-/** The Filters collection as a ResponseFilter; a score out of range or an empty range is refused. */
-export function readResponseFilter(context: ValueContext, filters: IDataObject): ResponseFilter {
+/**
+ * The Filters collection as a ResponseFilter on the account's `scale`; a score out of range, an
+ * empty range, or one no score of the scale falls in is refused.
+ */
+export function readResponseFilter(
+	context: ValueContext,
+	filters: IDataObject,
+	scale: SurveyScale,
+): ResponseFilter {
 	const minScore = integerValue(context, undefined, 'Minimum Score', filters.minScore ?? 0, {
 		min: 0,
 		max: 10,
@@ -137,8 +148,38 @@ export function readResponseFilter(context: ValueContext, filters: IDataObject):
 			`must not be above the Maximum Score (${maxScore})`,
 			minScore,
 		);
+	// The defaults, 0 and 10, span every scale; a range beside the scale would start nothing, ever.
+	if (minScore > scale.max)
+		throw invalid(
+			context,
+			undefined,
+			'Minimum Score',
+			`must not be above ${scale.max}, the top of ${scale.label} (the credential's Survey Type)`,
+			minScore,
+		);
+	if (maxScore < scale.min)
+		throw invalid(
+			context,
+			undefined,
+			'Maximum Score',
+			`must not be below ${scale.min}, the bottom of ${scale.label} (the credential's Survey Type)`,
+			maxScore,
+		);
+	const categories = ((filters.categories as string[] | undefined) ?? []).map((value) => {
+		const index = CATEGORY_VALUES.indexOf(value as (typeof CATEGORY_VALUES)[number]);
+		if (index < 0)
+			throw invalid(
+				context,
+				undefined,
+				'Category',
+				'must be detractor, passive or promoter',
+				value,
+			);
+		return index;
+	});
 	return {
-		categories: (filters.categories as NpsCategory[] | undefined) ?? [],
+		scale,
+		categories,
 		minScore,
 		maxScore,
 		onlyWithComment: filters.onlyWithComment === true,

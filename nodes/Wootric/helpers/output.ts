@@ -2,6 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { asTool, speaksOneVocabulary } from './fields';
 import { pickFields, simplifyRecord, type RecordShape } from './records';
+import { NPS_SCALE, type SurveyScale } from './surveyTypes';
 import { invalid } from './validation';
 
 /**
@@ -25,9 +26,10 @@ export function createSimplifyCollection(
 /**
  * The record as the item's output. Before 1.3: as the API answered it, or simplified
  * (simplifyRecord) when the item's Simplify option is on. From 1.3 always with ISO datetimes and,
- * for a response, its nps_category; Simplify keeps only the main fields of `shape` (a record
- * without a shape is not offered Simplify from 1.3). `collection` is the collection holding the
- * option: Options, or Additional Fields on a version 1 create.
+ * for a response, its category on `scale` (the account's survey type; only responses have a score);
+ * Simplify keeps only the main fields of `shape` (a record without a shape is not offered Simplify
+ * from 1.3). `collection` is the collection holding the option: Options, or Additional Fields on a
+ * version 1 create.
  */
 export function recordOutput(
 	context: IExecuteFunctions,
@@ -35,11 +37,12 @@ export function recordOutput(
 	record: IDataObject,
 	shape?: RecordShape,
 	collection: 'options' | 'additionalFields' = 'options',
+	scale: SurveyScale = NPS_SCALE,
 ): IDataObject {
 	const chosen = context.getNodeParameter(collection, itemIndex, {}) as IDataObject;
 	if (!speaksOneVocabulary(context.getNode()))
-		return chosen.simplify ? simplifyRecord(record) : record;
-	const readable = simplifyRecord(record);
+		return chosen.simplify ? simplifyRecord(record, scale) : record;
+	const readable = simplifyRecord(record, scale);
 	return chosen.simplify && shape ? pickFields(readable, shape.simplified) : readable;
 }
 
@@ -93,17 +96,20 @@ export function toolOutputFields(shape: RecordShape): INodeProperties[] {
  * How a list operation's records become its output items. As an agent's tool: its Output option
  * (toolOutputFields). Elsewhere Output is not a parameter of the node, and `simplify` (the Simplify
  * option) decides: before 1.3 it adds (simplifyRecord), from 1.3 it keeps the fields the tool's
- * Simplified keeps. From 1.3 every record has ISO datetimes and nps_category, Raw too.
+ * Simplified keeps. From 1.3 every record has ISO datetimes and a response its category on
+ * `scale`, Raw too.
  */
 export function readRecordOutput(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	shape: RecordShape,
 	simplify: boolean,
+	scale: SurveyScale = NPS_SCALE,
 ): (record: IDataObject) => IDataObject {
 	const oneVocabulary = speaksOneVocabulary(context.getNode());
-	const raw = oneVocabulary ? simplifyRecord : (record: IDataObject) => record;
-	const simplified = (record: IDataObject) => pickFields(simplifyRecord(record), shape.simplified);
+	const readable = (record: IDataObject) => simplifyRecord(record, scale);
+	const raw = oneVocabulary ? readable : (record: IDataObject) => record;
+	const simplified = (record: IDataObject) => pickFields(readable(record), shape.simplified);
 	const output = context.getNodeParameter('output', itemIndex, '') as string;
 	switch (output) {
 		case 'raw':
@@ -113,11 +119,11 @@ export function readRecordOutput(
 		case 'selected': {
 			const chosen = context.getNodeParameter('outputFields', itemIndex, []) as string[];
 			const fields = [shape.key, ...chosen.filter((field) => field !== shape.key)];
-			return (record) => pickFields(simplifyRecord(record), fields);
+			return (record) => pickFields(readable(record), fields);
 		}
 		case '':
 			if (!simplify) return raw;
-			return oneVocabulary ? simplified : simplifyRecord;
+			return oneVocabulary ? simplified : readable;
 		default:
 			throw invalid(context, itemIndex, 'Output', 'must be raw, simplified or selected', output);
 	}

@@ -1,16 +1,11 @@
 import type { IDataObject } from 'n8n-workflow';
 
 import { parseWootricDatetime } from '../transport/datetime';
+import { categoryName, type SurveyScale } from './surveyTypes';
 
 /**
  * Reading records as the service returns them, for the action node's and the trigger's "Simplify".
  */
-export type NpsCategory = 'promoter' | 'passive' | 'detractor';
-
-/** Detractors 0–6, passives 7–8, promoters 9–10. */
-export function npsCategory(score: number): NpsCategory {
-	return score <= 6 ? 'detractor' : score <= 8 ? 'passive' : 'promoter';
-}
 
 const DATETIME_FIELDS = new Set(['created_at', 'updated_at', 'last_surveyed', 'last_seen_at']);
 
@@ -30,13 +25,13 @@ export function normalizeDatetimes<T>(value: T): T {
 }
 
 /**
- * "Simplify": datetimes in ISO 8601 UTC, and responses (records with a score) get their NPS
- * category.
+ * "Simplify": datetimes in ISO 8601 UTC, and responses (records with a score) get their category on
+ * the account's scale: nps_category on NPS, score_category on CSAT and CES.
  */
-export function simplifyRecord(record: IDataObject): IDataObject {
+export function simplifyRecord(record: IDataObject, scale: SurveyScale): IDataObject {
 	const simplified = normalizeDatetimes(record);
 	return typeof record.score === 'number'
-		? { ...simplified, nps_category: npsCategory(record.score) }
+		? { ...simplified, [scale.categoryField]: categoryName(scale, record.score) }
 		: simplified;
 }
 
@@ -75,8 +70,9 @@ export const RESPONSE_SHAPE: RecordShape = {
 	key: 'id',
 	fields: {
 		...SURVEY_RECORD_FIELDS,
-		score: 'The NPS score, 0 to 10',
-		nps_category: 'Promoter (9–10), passive (7–8) or detractor (0–6)',
+		score: 'The score: NPS 0 to 10, CSAT 1 to 5 or 1 to 10, CES 1 to 7',
+		nps_category: 'NPS accounts: promoter (9–10), passive (7–8) or detractor (0–6)',
+		score_category: 'CSAT and CES accounts: positive, neutral or negative',
 		text: 'The comment',
 		completed: 'Whether the response is completed',
 		excluded_from_calculations: 'Whether it is left out of the NPS',
@@ -88,6 +84,7 @@ export const RESPONSE_SHAPE: RecordShape = {
 		'end_user_id',
 		'score',
 		'nps_category',
+		'score_category',
 		'text',
 		'completed',
 		'excluded_from_calculations',

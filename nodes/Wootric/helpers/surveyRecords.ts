@@ -3,6 +3,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { listAll, type ListRequest, type TimeRange, type UnreadableRecords } from '../transport';
 import { endUserFields, readEndUserId } from './endUsers';
 import { DECLINE_SHAPE, RESPONSE_SHAPE } from './records';
+import type { SurveyScale } from './surveyTypes';
 import {
 	endUserPropertiesFields,
 	filtersCollection,
@@ -131,11 +132,15 @@ export function getManyFields(
 	];
 }
 
-/** The fields set with getManyFields, validated. */
+/**
+ * The fields set with getManyFields, validated; responses are categorised on `scale`, the account's
+ * survey type.
+ */
 export function readSurveyRecordList(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	records: 'responses' | 'declines',
+	scale?: SurveyScale,
 ): SurveyRecordList {
 	const scope = context.getNodeParameter('scope', itemIndex) as string;
 	const filters = context.getNodeParameter('filters', itemIndex, {}) as IDataObject;
@@ -148,7 +153,7 @@ export function readSurveyRecordList(
 		limit: readLimit(context, itemIndex),
 		...readTimeFilters(context, itemIndex),
 		order: (options.order as 'asc' | 'desc' | undefined) ?? 'desc',
-		output: readRecordOutput(context, itemIndex, SHAPES[records], options.simplify === true),
+		output: readRecordOutput(context, itemIndex, SHAPES[records], options.simplify === true, scale),
 		filters,
 	};
 }

@@ -31,7 +31,7 @@ export function integerValue(
 	itemIndex: number | undefined,
 	field: string,
 	value: unknown,
-	bounds: { min?: number; max?: number } = {},
+	bounds: { min?: number; max?: number; scale?: string } = {},
 ): number {
 	const number = typeof value === 'string' && /^\s*-?\d+\s*$/.test(value) ? Number(value) : value;
 	const { min, max } = bounds;
@@ -47,7 +47,8 @@ export function integerValue(
 				: min !== undefined
 					? ` of at least ${min}`
 					: '';
-		throw invalid(context, itemIndex, field, `must be a whole number${range}`, value);
+		const scale = bounds.scale ? ` (${bounds.scale}, the credential's Survey Type)` : '';
+		throw invalid(context, itemIndex, field, `must be a whole number${range}${scale}`, value);
 	}
 	return number as number;
 }

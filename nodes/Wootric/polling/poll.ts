@@ -1,6 +1,7 @@
 import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
+import { surveyScaleOf } from '../helpers/surveyTypes';
 import { integerValue, invalid, unixSeconds } from '../helpers/validation';
 import {
 	IgnoredParametersError,
@@ -67,7 +68,8 @@ interface TriggerSettings {
 	completeAfterSeconds?: number;
 }
 
-function readSettings(context: IPollFunctions): TriggerSettings {
+async function readSettings(context: IPollFunctions): Promise<TriggerSettings> {
+	const scale = await surveyScaleOf(context);
 	const events = context.getNodeParameter('events', []) as EventName[];
 	if (events.length === 0)
 		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
@@ -82,9 +84,9 @@ function readSettings(context: IPollFunctions): TriggerSettings {
 	);
 	return {
 		events,
-		filter: readResponseFilter(context, filters),
+		filter: readResponseFilter(context, filters, scale),
 		includeEndUser: options.includeEndUser === true,
-		fields: itemFields(context.getNode(), options.simplify === true),
+		fields: itemFields(context.getNode(), options.simplify === true, scale),
 		startFrom: options.startFrom
 			? unixSeconds(context, undefined, 'Start From', options.startFrom)
 			: undefined,
@@ -524,7 +526,7 @@ function carriedOver(state: IDataObject, stream: Stream): StreamCursor | undefin
  * the error) and the next poll repeats it.
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = readSettings(context);
+	const settings = await readSettings(context);
 	if (context.getMode() === 'manual') return await sample(context, settings);
 
 	const state = context.getWorkflowStaticData('node');

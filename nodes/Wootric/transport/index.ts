@@ -1,4 +1,4 @@
-export { wootricRequest, type WootricContext } from './request';
+export { credentialsOf, wootricRequest, type WootricContext } from './request';
 export {
 	IgnoredParametersError,
 	listAll,

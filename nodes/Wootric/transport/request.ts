@@ -1,4 +1,5 @@
 import type {
+	ICredentialDataDecryptedObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -75,7 +76,7 @@ async function sendWithRetries<T>(
 	endpoint: string,
 	gate: RateLimitGate,
 ): Promise<T> {
-	const httpOptions = httpOptionsOf(request, await baseUrlOf(context));
+	const httpOptions = httpOptionsOf(request, wootricBaseUrl(await credentialsOf(context)));
 	let failures = NO_FAILURES;
 	for (;;) {
 		await gate.waitFor(endpoint);
@@ -163,22 +164,23 @@ export function canSendAhead(
 }
 
 /**
- * Execution context → the host of its credential (wootricBaseUrl). Invariant: it is read from the
- * credential at the context's first request, and every request of the context goes to it: one run
- * talks to one host, and a credential edited during a run takes effect at the next. Not shared
- * between runs or processes: each context reads n8n's stored credential, so nothing here outlives a
- * run or a restart. Bound: one string per context n8n still holds, freed with it (a WeakMap).
+ * Execution context → its credential's data. Invariant: it is read from n8n's stored credential at
+ * the context's first need (its first request, or a node asking for its survey type), and the whole
+ * context works with it: one run talks to one host and scores by one survey type, and a credential
+ * edited during a run takes effect at the next. Not shared between runs or processes, so nothing
+ * here outlives a run or a restart. Bound: one credential per context n8n still holds, freed with
+ * it (a WeakMap).
  */
-const baseUrls = new WeakMap<object, Promise<string>>();
+const credentialsByContext = new WeakMap<object, Promise<ICredentialDataDecryptedObject>>();
 
-/** The credential's host, read once per execution context rather than once per request. */
-function baseUrlOf(context: WootricContext): Promise<string> {
-	let baseUrl = baseUrls.get(context);
-	if (!baseUrl) {
-		baseUrl = context.getCredentials('wootricApi').then(wootricBaseUrl);
-		baseUrls.set(context, baseUrl);
+/** The context's credential, read once per execution context rather than once per request. */
+export function credentialsOf(context: WootricContext): Promise<ICredentialDataDecryptedObject> {
+	let credentials = credentialsByContext.get(context);
+	if (!credentials) {
+		credentials = context.getCredentials('wootricApi');
+		credentialsByContext.set(context, credentials);
 	}
-	return baseUrl;
+	return credentials;
 }
 
 const MALFORMED = Symbol('malformed');

@@ -18,6 +18,8 @@ export interface Delivery {
 	updatedSecond: number;
 	/** When the service sent it (ms), from the signed `timestamp`; undefined when the body has none. */
 	sentAt?: number;
+	/** The account's survey type as the delivery names it (`NPS`, `CSAT`, `CES`), when it does. */
+	surveyMode?: string;
 }
 
 /** A body the trigger cannot read; answered 400 with this message, nothing emitted. */
@@ -73,6 +75,10 @@ export function readDelivery(body: Buffer, contentType: string | undefined): Del
 		createdSecond: second(record.created_at),
 		updatedSecond: second(record.updated_at ?? record.created_at),
 		sentAt: sendingTime(fields.timestamp),
+		surveyMode:
+			typeof fields.survey_mode === 'string' && fields.survey_mode.trim() !== ''
+				? fields.survey_mode.trim()
+				: undefined,
 	};
 }
 

@@ -16,6 +16,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
+import { scaleOfCredential, SURVEY_SCALES, type SurveyScale } from '../helpers/surveyTypes';
 import { integerValue, invalid } from '../helpers/validation';
 import {
 	eventJson,
@@ -50,7 +51,10 @@ interface WebhookSettings {
 export const SECRET_HELP =
 	'Copy the secret token from Wootric (Settings → Outgoing Webhooks) into the Webhook Secret Token field of this node\'s "Wootric API" credential';
 
-function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSettings {
+function readSettings(
+	context: IHookFunctions | IWebhookFunctions,
+	scale: SurveyScale,
+): WebhookSettings {
 	const events = context.getNodeParameter('events', []) as EventName[];
 	if (events.length === 0)
 		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
@@ -60,8 +64,8 @@ function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSetti
 		integerValue(context, undefined, name, value, { min: 1, max });
 	return {
 		events,
-		filter: readResponseFilter(context, filters),
-		fields: itemFields(context.getNode(), options.simplify === true),
+		filter: readResponseFilter(context, filters, scale),
+		fields: itemFields(context.getNode(), options.simplify === true, scale),
 		completeAfterSeconds:
 			minutes(
 				'Treat as Complete After (Minutes)',
@@ -74,9 +78,42 @@ function readSettings(context: IHookFunctions | IWebhookFunctions): WebhookSetti
 	};
 }
 
-async function webhookSecret(context: IHookFunctions | IWebhookFunctions): Promise<string> {
+/** What the node reads of its credential: the secret webhooks are signed with, the survey type. */
+async function readCredential(
+	context: IHookFunctions | IWebhookFunctions,
+): Promise<{ secret: string; scale: SurveyScale }> {
 	const credentials = await context.getCredentials('wootricApi');
-	return typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '';
+	return {
+		secret: typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '',
+		scale: scaleOfCredential(credentials),
+	};
+}
+
+/**
+ * The scale a delivery is judged on: the one its `survey_mode` names, which is the service's word
+ * for this very response, else the credential's Survey Type. `warning` says when they disagree. A
+ * CSAT delivery does not say its scale: the credential's when it is CSAT, else 1–5 unless the
+ * score is above 5.
+ */
+export function deliveryScale(
+	credential: SurveyScale,
+	delivery: Delivery,
+): { scale: SurveyScale; warning?: string } {
+	const mode = delivery.surveyMode;
+	if (mode === undefined || mode.toUpperCase() === credential.mode) return { scale: credential };
+	const fix = 'set Survey Type in the "Wootric API" credential to the account\'s survey';
+	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode.toUpperCase());
+	if (named.length === 0)
+		return {
+			scale: credential,
+			warning: `survey_mode "${mode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
+		};
+	const scale =
+		named.find((candidate) => Number(delivery.record.score) <= candidate.max) ?? named[0];
+	return {
+		scale,
+		warning: `survey_mode is ${mode}, but the credential's Survey Type is ${credential.label}: scored on ${scale.label}; ${fix}`,
+	};
 }
 
 /**
@@ -102,8 +139,9 @@ function memoryKey(context: IHookFunctions | IWebhookFunctions, kind: WebhookKin
  * recognised.
  */
 export async function startReceiving(context: IHookFunctions): Promise<boolean> {
-	readSettings(context);
-	if ((await webhookSecret(context)) === '')
+	const { secret, scale } = await readCredential(context);
+	readSettings(context, scale);
+	if (secret === '')
 		throw new NodeOperationError(
 			context.getNode(),
 			'No webhook secret token to check webhooks with',
@@ -182,7 +220,8 @@ function forgetIfNotStarted(context: IWebhookFunctions, node: string, keys: stri
  */
 export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = context.getRequestObject();
-	const secret = await webhookSecret(context);
+	const credential = await readCredential(context);
+	const { secret } = credential;
 	if (secret === '') return answer(context, 401, `Webhooks cannot be checked: ${SECRET_HELP}`);
 	const body: Buffer = request.rawBody ?? Buffer.alloc(0);
 	const signature = checkSignature(body, request.headers['x-wootric-signature'], secret);
@@ -196,7 +235,16 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
 		throw new NodeOperationError(context.getNode(), error as Error);
 	}
-	const settings = readSettings(context);
+	const { scale, warning } = deliveryScale(credential.scale, delivery);
+	if (warning) context.logger.warn(`Wootric Webhook Trigger: ${warning}`);
+	// The filters are checked against the credential's scale, as on activation, and judge the
+	// delivery on its own.
+	const checked = readSettings(context, credential.scale);
+	const settings = {
+		...checked,
+		filter: { ...checked.filter, scale },
+		fields: { ...checked.fields, scale },
+	};
 	const now = Date.now();
 	// Without a timestamp, the record's last change, also signed and never after the sending.
 	const sentAt = delivery.sentAt ?? delivery.updatedSecond * 1000;
@@ -222,5 +270,6 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		fresh.map(([, key]) => key),
 	);
 	const [[event, key]] = fresh;
-	return { workflowData: [[{ json: eventJson(event, delivery.record, settings.fields, key) }]] };
+	const json = eventJson(event, delivery.record, settings.fields, key);
+	return { workflowData: [[{ json: warning ? { ...json, survey_type_warning: warning } : json }]] };
 }

@@ -56,6 +56,7 @@ describe('POST /v1/email_survey_csv: the csv field', () => {
 				receivedAt: expect.any(Number),
 				emails: ['ada@example.com', 'grace@example.com'],
 				rows: PEOPLE_ROWS,
+				fileName: 'people.csv',
 				params: {
 					survey_immediately: 'true',
 					subject: 'Hi {{first_name}}, how likely are you to recommend us?',

@@ -146,6 +146,8 @@ describe('the documented bodies', () => {
 			['response[excluded_from_calculations]', 'false'],
 			['event_name', 'created'],
 			['timestamp', '2024-03-10 12:00:00 -0800'],
+			['account_token', fake().account.token],
+			['survey_mode', 'NPS'],
 		]);
 		// The raw text too: `text=` is there, empty, and brackets are percent-encoded as forms do.
 		expect(receiver.texts()[0]).toContain('&response%5Btext%5D=&');
@@ -178,6 +180,8 @@ describe('the documented bodies', () => {
 				['decline[updated_at]', '2016-08-04 13:57:26 -0800'],
 				['event_name', 'created'],
 				['timestamp', '2024-03-10 12:00:00 -0800'],
+				['account_token', fake().account.token],
+				['survey_mode', 'NPS'],
 			],
 		]);
 		expectSignedWith(receiver, fake().credentials.webhookSecret);
@@ -199,6 +203,18 @@ describe('the documented bodies', () => {
 			'response[updated_at]': '2024-03-10 12:00:00 -0800',
 			event_name: 'updated',
 			timestamp: '2024-03-10 12:00:00 -0800',
+		});
+	});
+
+	it('names the survey the account runs (survey_mode), which its responses do not carry', async () => {
+		fake().account.surveyMode = 'CES';
+		const receiver = await startReceiver();
+		webhooks().register({ url: receiver.url });
+		respond(ada(), 2);
+		await webhooks().settled();
+		expect(Object.fromEntries(receiver.forms()[0])).toMatchObject({
+			'response[score]': '2',
+			survey_mode: 'CES',
 		});
 	});
 
@@ -253,6 +269,8 @@ describe('the documented bodies', () => {
 			},
 			event_name: 'created',
 			timestamp: '2024-03-10 12:00:00 -0800',
+			account_token: fake().account.token,
+			survey_mode: 'NPS',
 		});
 		expect(Object.keys(body.response)[0]).toBe('id');
 		expectSignedWith(receiver, fake().credentials.webhookSecret);

@@ -53,7 +53,8 @@ export function readDayRange(
 		'End Date',
 		context.getNodeParameter('endDate', itemIndex, ''),
 	);
-	if (start !== undefined && end !== undefined) checkStartNotAfterEnd(context, itemIndex, start, end);
+	if (start !== undefined && end !== undefined)
+		checkStartNotAfterEnd(context, itemIndex, start, end);
 	return { start, end };
 }
 

@@ -4,6 +4,7 @@ import { endUserFields, readEndUserId } from '../../helpers/endUsers';
 import { createFieldsWithSimplify, readEndUserProperties } from '../../helpers/fields';
 import { RESPONSE_SHAPE } from '../../helpers/records';
 import { currentPropertiesFields } from '../../helpers/surveyRecords';
+import { surveyScaleOf } from '../../helpers/surveyTypes';
 import { sendRecordCreate } from '../surveyRecordRequests';
 import { createdAtSeconds, integerValue, invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
@@ -12,11 +13,11 @@ import type { ItemRequests } from '../types';
 export const option = {
 	name: 'Create',
 	action: 'Create a response',
-	description: "Record an end user's survey response: an NPS score 0–10 and a comment",
+	description: "Record an end user's survey response: a score and a comment",
 };
 
 export const toolDescription =
-	"Create a response in Wootric: record an end user's NPS score (0–10) and comment. Returns the response with its ID.";
+	"Create a response in Wootric: record an end user's score (NPS 0–10; CSAT 1–5 or 1–10 and CES 1–7 on such accounts) and comment. Returns the response with its ID.";
 
 export const description: INodeProperties[] = [
 	...endUserFields(['id'], 'The end user who answered'),
@@ -27,7 +28,8 @@ export const description: INodeProperties[] = [
 		typeOptions: { minValue: 0, maxValue: 10 },
 		default: 10,
 		required: true,
-		description: 'The NPS score, a whole number from 0 to 10',
+		description:
+			"A whole number on the credential's Survey Type: NPS 0 to 10, CSAT 1 to 5 or 1 to 10, CES 1 to 7",
 	},
 	{
 		displayName: 'IP Address',
@@ -71,12 +73,20 @@ export const description: INodeProperties[] = [
  * POST /v1/end_users/<id>/responses; with end-user properties, the end user's profile is updated
  * too.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
+export async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ItemRequests<IDataObject>> {
 	const endUserId = readEndUserId(this, itemIndex);
-	const score = integerValue(this, itemIndex, 'Score', this.getNodeParameter('score', itemIndex), {
-		min: 0,
-		max: 10,
-	});
+	const { type, min, max, label } = await surveyScaleOf(this);
+	const score = integerValue(
+		this,
+		itemIndex,
+		'Score',
+		this.getNodeParameter('score', itemIndex),
+		// An NPS account's message is as it always was.
+		{ min, max, scale: type === 'nps' ? undefined : label },
+	);
 	const requiredText = (name: string, field: string) => {
 		const value = String(this.getNodeParameter(name, itemIndex) ?? '').trim();
 		if (value === '') throw invalid(this, itemIndex, field, 'is required', value);

@@ -1,20 +1,26 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { collectRecords, getManyFields, readSurveyRecordList } from '../../helpers/surveyRecords';
+import {
+	categoryIndex,
+	categoryRanges,
+	CATEGORY_VALUES,
+	surveyScaleOf,
+	type CategoryValue,
+} from '../../helpers/surveyTypes';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
-import { npsCategory } from '../../helpers/records';
 import type { ItemRequests } from '../types';
 
 export const option = {
 	name: 'Get Many',
 	action: 'Get many responses',
 	description:
-		'List responses (NPS scores 0–10, comments, end users, dates), of everyone or of one end user',
+		'List responses (scores, comments, end users, dates), of everyone or of one end user',
 };
 
 export const toolDescription =
-	'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.';
+	'Get many responses in Wootric: survey answers, of everyone or of one end user, newest first. Returns one record per response: score, its category, comment, end user, date.';
 
 export const description: INodeProperties[] = getManyFields('responses', {
 	beforeReturnAll: [
@@ -24,13 +30,13 @@ export const description: INodeProperties[] = getManyFields('responses', {
 			type: 'options',
 			options: [
 				{ name: 'All', value: 'all', description: 'Responses of every score' },
-				{ name: 'Promoters (9–10)', value: 'promoters', description: 'Scores 9 and 10' },
-				{ name: 'Passives (7–8)', value: 'passives', description: 'Scores 7 and 8' },
-				{ name: 'Detractors (0–6)', value: 'detractors', description: 'Scores 0 to 6' },
+				{ name: 'Promoters / Positive', value: 'promoters', description: categoryRanges(2) },
+				{ name: 'Passives / Neutral', value: 'passives', description: categoryRanges(1) },
+				{ name: 'Detractors / Negative', value: 'detractors', description: categoryRanges(0) },
 			],
 			default: 'all',
 			description:
-				"Only responses of one NPS category. For one end user this uses Wootric's category lists, which take no Updated or Include Excluded filter (those filters are then not applied); for all end users the responses are filtered by score.",
+				"Only responses of one category on the credential's Survey Type: promoters, passives or detractors on NPS; positive, neutral or negative on CSAT and CES. On NPS, for one end user this uses Wootric's category lists, which take no Updated or Include Excluded filter; otherwise the responses are filtered by score.",
 		},
 	],
 	filters: [
@@ -40,22 +46,28 @@ export const description: INodeProperties[] = getManyFields('responses', {
 			type: 'boolean',
 			default: false,
 			description:
-				'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user.',
+				'Whether to include responses excluded from NPS calculations (invalidated). Not available with a category for one end user of an NPS account.',
 		},
 	],
 });
 
-const CATEGORY_OF: Record<string, string> = {
+/** The Category option's value → the category it keeps, low to high. */
+const CATEGORY_OF: Record<string, CategoryValue> = {
 	promoters: 'promoter',
 	passives: 'passive',
 	detractors: 'detractor',
 };
 
 /**
- * GET /v1/responses, /v1/end_users/<id>/responses or its promoters/passives/detractors list, all
- * pages.
+ * GET /v1/responses, /v1/end_users/<id>/responses or, on NPS, its promoters/passives/detractors
+ * list, all pages. Wootric's category lists are NPS's; a CSAT or CES account's categories are drawn
+ * here from the scores.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
+export async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ItemRequests<IDataObject[]>> {
+	const scale = await surveyScaleOf(this);
 	const category = this.getNodeParameter('category', itemIndex) as string;
 	const {
 		endUserId,
@@ -67,10 +79,10 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		order,
 		output,
 		filters,
-	} = readSurveyRecordList(this, itemIndex, 'responses');
+	} = readSurveyRecordList(this, itemIndex, 'responses', scale);
 
 	const query: ParamHash = {};
-	const categoryList = endUserId !== undefined && category !== 'all';
+	const categoryList = endUserId !== undefined && category !== 'all' && scale.type === 'nps';
 	const path = categoryList ? `${listPath}/${category}` : listPath;
 	// The category lists take only created and sort_order: the other filters would be ignored
 	// silently.
@@ -84,10 +96,11 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		);
 	}
 	if (filters.includeExcluded) query.excluded_from_calculations = true;
-	// For all end users there is no category list: the responses are filtered by score here.
+	// Without a category list, the responses are filtered by score here.
+	const kept = CATEGORY_VALUES.indexOf(CATEGORY_OF[category]);
 	const keep =
-		endUserId === undefined && category !== 'all'
-			? (record: IDataObject) => npsCategory(Number(record.score)) === CATEGORY_OF[category]
+		!categoryList && category !== 'all'
+			? (record: IDataObject) => categoryIndex(scale, Number(record.score)) === kept
 			: undefined;
 	return async () =>
 		await collectRecords(
