@@ -1165,14 +1165,14 @@ describe("as an AI agent's tools, behind n8n's MCP Server Trigger", () => {
 				{
 					name: 'Create_response',
 					description:
-						"Create a response in Wootric: record an end user's NPS score (0–10) and comment. Returns the response with its ID.",
+						"Create a response in Wootric: record an end user's score (NPS 0–10; CSAT 1–5 or 1–10 and CES 1–7 on such accounts) and comment. Returns the response with its ID.",
 					inputs: { comment: 'string', endUserId: 'number', score: 'number' },
 					required: ['comment', 'endUserId', 'score'],
 				},
 				{
 					name: 'Get_detractors',
 					description:
-						'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.',
+						'Get many responses in Wootric: survey answers, of everyone or of one end user, newest first. Returns one record per response: score, its category, comment, end user, date.',
 					inputs: { days: 'number', limit: 'number' },
 					required: ['days', 'limit'],
 				},

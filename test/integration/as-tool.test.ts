@@ -58,7 +58,7 @@ describe("as an AI agent's tool", () => {
 				const { description, answer } = await call(getManyResponses, { nodeTypeVersion });
 
 				expect(description).toBe(
-					'Get many responses in Wootric: NPS survey answers, of everyone or of one end user, newest first. Returns one record per response: score (0–10), NPS category, comment, end user, date.',
+					'Get many responses in Wootric: survey answers, of everyone or of one end user, newest first. Returns one record per response: score, its category, comment, end user, date.',
 				);
 				expect(
 					requestsSeen(fake).map(({ method, path, rawQuery }) => [method, path, rawQuery]),
