@@ -43,6 +43,22 @@ export type TicketChange =
 const UPDATE_PATH = /^\/tickets\/by-response\/([^/]+)$/;
 
 /**
+ * Where the stand-in takes reports, beside `/tickets`: scripts/e2e/workflow-files.ts points the
+ * examples' report URLs here.
+ */
+export const REPORTS_PATH = '/reports';
+const REPORT_PATH = new RegExp(`^${REPORTS_PATH}/[^/]+$`);
+
+/** A report an example posted, as received. */
+export interface Report {
+	/** Its path, `/reports/<name>`. */
+	path: string;
+	/** The JSON body. */
+	body: Fields;
+	receivedAt: string;
+}
+
+/**
  * A tiny stand-in for a ticket system, on 127.0.0.1, as the example workflows use one:
  * - `POST /tickets` (JSON) opens a ticket: 201 with it.
  * - `PATCH /tickets/by-response/<Wootric response id>` (JSON) merges the fields into the ticket
@@ -51,10 +67,13 @@ const UPDATE_PATH = /^\/tickets\/by-response\/([^/]+)$/;
  * - A request whose `Idempotency-Key` header was used already on the same method and path changes
  *   nothing and answers 200 with the ticket it went to, as ticket systems fold a request sent again.
  * - `GET /tickets` lists them.
+ * - `POST /reports/<name>` (JSON) keeps the body as a report: 201 with it. Examples that send a
+ *   report (rather than open a ticket) post it here.
  */
 export class TicketServer {
 	readonly tickets: Ticket[] = [];
 	readonly requests: TicketRequest[] = [];
+	readonly reports: Report[] = [];
 	url = '';
 	/** How long each write takes to answer, as a real ticket system's would. */
 	delayMs = 0;
@@ -97,6 +116,7 @@ export class TicketServer {
 	clear(): void {
 		this.tickets.length = 0;
 		this.requests.length = 0;
+		this.reports.length = 0;
 		this.byIdempotencyKey.clear();
 	}
 
@@ -130,7 +150,9 @@ export class TicketServer {
 		};
 
 		const updateOf = UPDATE_PATH.exec(path)?.[1];
-		const writes = method === 'POST' ? path === '/tickets' : method === 'PATCH' && !!updateOf;
+		const reports = method === 'POST' && REPORT_PATH.test(path);
+		const writes =
+			reports || (method === 'POST' ? path === '/tickets' : method === 'PATCH' && !!updateOf);
 		if (method === 'GET' && path === '/tickets') return void reply(200, this.tickets);
 		if (!writes) return void reply(404, { error: `no ${method} ${path}` });
 		let fields: Fields;
@@ -140,6 +162,11 @@ export class TicketServer {
 			return void reply(400, { error: 'the body must be JSON' });
 		}
 		if (this.delayMs > 0) await new Promise((resolve) => setTimeout(resolve, this.delayMs));
+		if (reports) {
+			const report: Report = { path, body: fields, receivedAt: new Date().toISOString() };
+			this.reports.push(report);
+			return void reply(201, report);
+		}
 
 		const keyed = idempotencyKey === undefined ? undefined : `${method} ${path} ${idempotencyKey}`;
 		const folded = keyed === undefined ? undefined : this.byIdempotencyKey.get(keyed);

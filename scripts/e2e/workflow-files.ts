@@ -1,6 +1,8 @@
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
+import { REPORTS_PATH } from './ticket-server';
+
 /** The credential the example workflows reference by id and name; the import creates it. */
 export const SANDBOX_CREDENTIAL = {
 	id: 'wootricSandbox01',
@@ -10,6 +12,12 @@ export const SANDBOX_CREDENTIAL = {
 
 /** Where the examples post tickets: the demo's ticket server on its default port. */
 export const EXAMPLE_TICKET_URL = 'http://127.0.0.1:4020/tickets';
+
+/**
+ * Where the examples post reports: a placeholder the user replaces with their own endpoint (the
+ * README says so), so `https://reports.example.com/<name>` stays in the files.
+ */
+export const EXAMPLE_REPORTS_ORIGIN = 'https://reports.example.com';
 
 /** A workflow as n8n exports it (only what the harness reads or changes). */
 export interface WorkflowFile {
@@ -78,7 +86,8 @@ export function readWorkflows(folder: string): WorkflowFile[] {
 
 /**
  * Copies workflows into `target` for `n8n import:workflow --separate`, pointing them at this run's
- * ticket endpoint; `adapt` may change a workflow further (the tests shorten a poll interval).
+ * ticket endpoint, and their reports at the same stand-in (`<name>` → its `/reports/<name>`);
+ * `adapt` may change a workflow further (the tests shorten a poll interval).
  */
 export function writeWorkflowsForImport(
 	workflows: WorkflowFile[],
@@ -86,9 +95,14 @@ export function writeWorkflowsForImport(
 	options: { ticketUrl: string; adapt?: (workflow: WorkflowFile) => WorkflowFile },
 ): void {
 	mkdirSync(target, { recursive: true });
+	const reportsUrl = new URL(REPORTS_PATH, options.ticketUrl).href;
 	for (const workflow of workflows) {
 		const pointed = JSON.parse(
-			JSON.stringify(workflow).split(EXAMPLE_TICKET_URL).join(options.ticketUrl),
+			JSON.stringify(workflow)
+				.split(EXAMPLE_TICKET_URL)
+				.join(options.ticketUrl)
+				.split(EXAMPLE_REPORTS_ORIGIN)
+				.join(reportsUrl),
 		) as WorkflowFile;
 		const adapted = options.adapt ? options.adapt(pointed) : pointed;
 		writeFileSync(join(target, `${workflow.id}.json`), `${JSON.stringify(adapted, null, 2)}\n`);

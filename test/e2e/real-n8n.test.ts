@@ -29,6 +29,8 @@ import {
 import type { Client } from '@modelcontextprotocol/sdk/client/index.js';
 
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
+import { localMidnight, localParts } from '../fake/datetime';
+import { npsCategory } from '../fake/resources/responses';
 import type { SurveyResponse } from '../fake/store';
 import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
 import { outputOf, RequestLog } from './helpers';
@@ -51,6 +53,7 @@ const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1'
 const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
 const DETRACTOR_WORKFLOW = 'exNewDetractor';
 const DETRACTOR_TRIGGER = 'New Detractor';
+const TREND_WORKFLOW = 'exWeeklyNpsTrend';
 /** Polls every 15 s (see quarterMinutePolls), so the wait for one poll is bounded by this. */
 const ONE_POLL_MS = 40_000;
 
@@ -81,6 +84,20 @@ function quarterMinutePolls(workflow: WorkflowFile): WorkflowFile {
 	};
 }
 
+/**
+ * The README tells users of the trend example to set its workflow's time zone, the one of `$now`,
+ * to their Wootric account's: the tests do, with the fake account's fixed UTC offset.
+ */
+function inAccountTimeZone(workflow: WorkflowFile): WorkflowFile {
+	if (workflow.id !== TREND_WORKFLOW) return workflow;
+	const hoursBehindUtc = -fake.account.utcOffsetMinutes / 60;
+	if (!Number.isInteger(hoursBehindUtc))
+		throw new Error(`No Etc/ time zone has the fake account's offset, ${hoursBehindUtc} hours`);
+	// IANA's fixed-offset zones count the other way: UTC-08:00 is Etc/GMT+8.
+	const timezone = `Etc/GMT${hoursBehindUtc < 0 ? '' : '+'}${hoursBehindUtc}`;
+	return { ...workflow, settings: { ...(workflow.settings as object), timezone } };
+}
+
 const endUser = (email: string) => {
 	const user = [...fake.account.endUsers.values()].find((candidate) => candidate.email === email);
 	if (!user) throw new Error(`The fake has no end user ${email}`);
@@ -102,7 +119,7 @@ const { step } = e2eSuite({
 				...readWorkflows(EXAMPLES_FOLDER),
 				...readWorkflows(join(__dirname, 'workflows')),
 			],
-			adaptWorkflow: quarterMinutePolls,
+			adaptWorkflow: (workflow) => inAccountTimeZone(quarterMinutePolls(workflow)),
 		});
 	},
 	stop: async () => await demo?.n8n.stop(),
@@ -383,6 +400,96 @@ describe('action workflows, run with `n8n execute`', () => {
 				httpCode: '404',
 				node: { name: 'Find Nobody' },
 			});
+		},
+	);
+});
+
+describe('"Weekly NPS trend" example', () => {
+	const DAY = 86_400;
+	/** A calendar day (YYYY-MM-DD) moved by whole days. */
+	const addDays = (day: string, days: number) =>
+		new Date(Date.parse(`${day}T00:00:00Z`) + days * DAY * 1000).toISOString().slice(0, 10);
+	/** The Monday of the current week in the account's time zone, the workflow's too. */
+	const thisMonday = () => {
+		const today = localParts(fake.clock.now(), fake.account.utcOffsetMinutes).date;
+		return addDays(today, -((new Date(`${today}T00:00:00Z`).getUTCDay() + 6) % 7));
+	};
+	/** `hours` after the start of `day` in the account's time zone, as UNIX seconds. */
+	const localTime = (day: string, hours: number) =>
+		localMidnight(day, fake.account.utcOffsetMinutes)! + hours * 3600;
+	/** What the fake counts in the days from `start` to `end`, both included, in the account's zone. */
+	const countedBetween = (start: string, end: string) => {
+		const from = localTime(start, 0);
+		const until = localTime(end, 24);
+		const counts = { responses: 0, detractors: 0, passives: 0, promoters: 0 };
+		for (const response of fake.account.responses.values()) {
+			if (response.excludedFromCalculations || response.createdAt < from) continue;
+			if (response.createdAt >= until) continue;
+			counts.responses++;
+			counts[npsCategory(response.score)]++;
+		}
+		return counts;
+	};
+
+	beforeEach(() => requests.mark());
+
+	step(
+		'"Weekly NPS trend report" posts one report of the 12 whole weeks before this one in the account\'s time zone, one summary request each, counted as the fake counts them',
+		async () => {
+			const mondayAtStart = thisMonday();
+			const weekStart = (index: number) => addDays(mondayAtStart, 7 * (index - 12));
+			const user = createEndUser(fake.account, fake.store, 'nps-trend@example.com');
+			const respond = (score: number, createdAt: number) =>
+				addResponse(fake.account, fake.store, {
+					endUserId: user.id,
+					score,
+					createdAt,
+					updatedAt: createdAt,
+				});
+			// Three weeks of the 12 get responses; the seed's (6 to 10 days old) fall in the last two.
+			for (const score of [10, 9, 3]) respond(score, localTime(addDays(weekStart(2), 1), 10));
+			// The last half hour of a Sunday in the account's zone, Monday 07:30 in UTC: still its week.
+			respond(6, localTime(addDays(weekStart(5), 6), 23.5));
+			for (const score of [8, 10]) respond(score, localTime(weekStart(8), 0.5));
+			const reportsBefore = tickets.reports.length;
+
+			const execution = await demo.n8n.execute(TREND_WORKFLOW);
+
+			const posted = tickets.reports.slice(reportsBefore);
+			expect(posted.map((report) => report.path)).toEqual(['/reports/nps-trend']);
+			const { body } = posted[0];
+			const weeks = body.weeks as Array<Record<string, unknown>>;
+			// The run may cross into a new week: this week is the one at its start or at its end.
+			const monday = addDays(String(body.to), 1);
+			expect([mondayAtStart, thisMonday()]).toContain(monday);
+			const expected = Array.from({ length: 12 }, (_, index) => {
+				const start = addDays(monday, 7 * (index - 12));
+				return { start, end: addDays(start, 6) };
+			});
+			expect(body).toEqual({
+				report: 'weekly-nps-trend',
+				from: expected[0].start,
+				to: expected[11].end,
+				weeks: outputOf(execution, "Last 12 Weeks' NPS"),
+			});
+			expect(weeks.map(({ start, end, partial }) => ({ start, end, partial }))).toEqual(
+				expected.map((week) => ({ ...week, partial: false })),
+			);
+			expect(requests.to('GET', '/v1/nps_summary').map((request) => request.query.date)).toEqual(
+				expected,
+			);
+
+			for (const week of weeks) {
+				const counted = countedBetween(String(week.start), String(week.end));
+				expect(week).toMatchObject({
+					...counted,
+					nps: counted.responses === 0 ? null : expect.any(Number),
+					no_responses: counted.responses === 0,
+				});
+			}
+			const npsOfWeek = (start: string) => weeks.find((week) => week.start === start)?.nps;
+			// Two promoters and a detractor; a detractor; a passive and a promoter.
+			expect([2, 5, 8].map((index) => npsOfWeek(weekStart(index)))).toEqual([33, -100, 50]);
 		},
 	);
 });

@@ -1,4 +1,4 @@
-import { TicketServer, type TicketChange } from '../../scripts/e2e/ticket-server';
+import { REPORTS_PATH, TicketServer, type TicketChange } from '../../scripts/e2e/ticket-server';
 
 /**
  * The ticket stand-in the e2e suites and `npm run dev` send tickets to, over real HTTP: it folds a
@@ -135,6 +135,29 @@ describe('the ticket stand-in', () => {
 			['Slow', 1],
 		]);
 		expect(changes.map((change) => change.kind)).toEqual(['opened', 'updated', 'repeat']);
+	});
+
+	it('keeps each JSON body posted to /reports/<name> as a report, apart from the tickets; 404 elsewhere under /reports', async () => {
+		const reportsUrl = new URL(REPORTS_PATH, server.url).href;
+		const post = (url: string, body: string) =>
+			fetch(url, { method: 'POST', headers: { 'content-type': 'application/json' }, body });
+
+		const answer = await post(`${reportsUrl}/nps-trend`, JSON.stringify({ weeks: [{ nps: 50 }] }));
+		const statuses = [
+			(await post(`${reportsUrl}/nps-trend`, 'not json')).status,
+			(await post(reportsUrl, '{}')).status,
+			(await post(`${reportsUrl}/a/b`, '{}')).status,
+			(await fetch(`${reportsUrl}/nps-trend`)).status,
+		];
+
+		expect(answer.status).toBe(201);
+		const report = { path: '/reports/nps-trend', body: { weeks: [{ nps: 50 }] } };
+		expect(await answer.json()).toMatchObject(report);
+		expect(statuses).toEqual([400, 404, 404, 404]);
+		expect(server.reports).toEqual([{ ...report, receivedAt: expect.any(String) }]);
+		expect([server.tickets, changes]).toEqual([[], []]);
+		server.clear();
+		expect(server.reports).toEqual([]);
 	});
 
 	it('treats an empty Idempotency-Key as none', async () => {
