@@ -327,6 +327,31 @@ describe('Survey types: scores judged on the credential’s Survey Type', () => 
 		});
 	});
 
+	it.each([
+		['Get', { operation: 'get' }],
+		[
+			'Get Trend',
+			{ operation: 'trend', startDate: '2026-01-05', endDate: '2026-01-18', period: 'week' },
+		],
+	])(
+		'NPS Summary → %s says on a CSAT or CES account that Wootric documents no such summary, and on NPS says nothing',
+		async (_, operation) => {
+			const parameters = { resource: 'npsSummary', ...operation };
+			const hintsOf = async (type: SurveyType) =>
+				(await run(type, parameters, [{}, {}])).runData.Wootric[0].hints ?? [];
+
+			expect(await hintsOf('nps')).toEqual([]);
+			expect(await hintsOf('ces7')).toEqual([
+				expect.objectContaining({
+					message: expect.stringMatching(
+						/^The credential's Survey Type is CES 1–7: Wootric has no summary/,
+					),
+					type: 'warning',
+				}),
+			]);
+		},
+	);
+
 	describe('the Webhook Trigger and survey_mode', () => {
 		const deliverEach = async (session: WebhookSession, scores: number[], withMode = true) => {
 			for (const response of answerEach(scores, fake.clock.now())) {

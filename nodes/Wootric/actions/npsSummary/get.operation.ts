@@ -1,6 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { calendarDay, checkStartNotAfterEnd } from '../../helpers/dates';
+import { surveyScaleOf } from '../../helpers/surveyTypes';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
 
@@ -58,6 +59,20 @@ export function readDayRange(
 	return { start, end };
 }
 
+/**
+ * Wootric has no CSAT or CES summary, and does not say what nps_summary counts for such an account:
+ * a CSAT or CES credential's run says so once, beside its output.
+ */
+export async function hintIfNotNps(context: IExecuteFunctions, itemIndex: number): Promise<void> {
+	const { type, label } = await surveyScaleOf(context);
+	if (type === 'nps' || itemIndex !== 0) return;
+	context.addExecutionHints?.({
+		message: `The credential's Survey Type is ${label}: Wootric has no summary of such surveys, and what it counts here for them (on NPS's 0–6 / 7–8 / 9–10) is not documented`,
+		type: 'warning',
+		location: 'outputPane',
+	});
+}
+
 /** One summary request: GET /v1/nps_summary with `date[start]` / `date[end]` when given. */
 export async function requestSummary(
 	context: IExecuteFunctions,
@@ -76,8 +91,12 @@ export async function requestSummary(
  * GET /v1/nps_summary with `date[start]` / `date[end]` as YYYY-MM-DD; no range means the last
  * month.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
+export async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ItemRequests<IDataObject>> {
 	const { start, end } = readDayRange(this, itemIndex);
+	await hintIfNotNps(this, itemIndex);
 	const date: ParamHash = {};
 	if (start !== undefined) date.start = start;
 	if (end !== undefined) date.end = end;

@@ -2,7 +2,7 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 
 import { invalid } from '../../helpers/validation';
 import type { ItemRequests } from '../types';
-import { readDayRange, requestSummary } from './get.operation';
+import { hintIfNotNps, readDayRange, requestSummary } from './get.operation';
 
 /** One request per period: a long range at a short period would take hours of rate limit. */
 export const MAX_TREND_PERIODS = 100;
@@ -128,7 +128,10 @@ function trendRecord(period: Period, summary: IDataObject, before: IDataObject |
  * through the transport (which waits out the rate limit). The number of periods is checked before
  * anything is sent.
  */
-export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
+export async function prepare(
+	this: IExecuteFunctions,
+	itemIndex: number,
+): Promise<ItemRequests<IDataObject[]>> {
 	const { start, end } = readDayRange(this, itemIndex);
 	if (start === undefined)
 		throw invalid(
@@ -159,6 +162,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 			`is more than ${MAX_TREND_PERIODS} ${unit}s before the End Date, ${end}: a trend has at most ${MAX_TREND_PERIODS} periods (one request each), so choose a later start or a longer Period`,
 			start,
 		);
+	await hintIfNotNps(this, itemIndex);
 	return async () => {
 		const records: IDataObject[] = [];
 		for (const period of periods) {
