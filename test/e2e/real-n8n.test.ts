@@ -18,11 +18,13 @@ import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
 import { burstSize } from '../../scripts/e2e/version-checks';
 import { delay, waitFor } from '../../scripts/e2e/processes';
-import type { TicketServer } from '../../scripts/e2e/ticket-server';
+import type { Ticket, TicketServer } from '../../scripts/e2e/ticket-server';
 import {
 	readWorkflows,
 	SANDBOX_CREDENTIAL,
 	sandboxCredentialData,
+	type CredentialForImport,
+	type SandboxLogin,
 	webhookTriggerUrl,
 	type WorkflowFile,
 } from '../../scripts/e2e/workflow-files';
@@ -54,6 +56,11 @@ const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
 const DETRACTOR_WORKFLOW = 'exNewDetractor';
 const DETRACTOR_TRIGGER = 'New Detractor';
 const TREND_WORKFLOW = 'exWeeklyNpsTrend';
+/** The sandbox's account and sign-in, as a CES account: Survey Type CES 1–7. */
+const CES_CREDENTIAL = { id: 'wootricCes01', name: 'Wootric CES account', type: 'wootricApi' };
+const CES_WORKFLOW = 'e2eCesNegative';
+/** The field only the CES workflow's tickets carry. */
+const CES_QUEUE = 'customer-effort';
 /** Polls every 15 s (see quarterMinutePolls), so the wait for one poll is bounded by this. */
 const ONE_POLL_MS = 40_000;
 
@@ -98,6 +105,11 @@ function inAccountTimeZone(workflow: WorkflowFile): WorkflowFile {
 	return { ...workflow, settings: { ...(workflow.settings as object), timezone } };
 }
 
+function cesCredential(wootric: { baseUrl: string; login: SandboxLogin }): CredentialForImport {
+	const sandbox = sandboxCredentialData(wootric.baseUrl, wootric.login);
+	return { ...CES_CREDENTIAL, data: { ...sandbox, surveyType: 'ces7' } };
+}
+
 const endUser = (email: string) => {
 	const user = [...fake.account.endUsers.values()].find((candidate) => candidate.email === email);
 	if (!user) throw new Error(`The fake has no end user ${email}`);
@@ -115,6 +127,7 @@ const { step } = e2eSuite({
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
+			credentials: [cesCredential(services.n8nOptions.wootric)],
 			workflows: [
 				...readWorkflows(EXAMPLES_FOLDER),
 				...readWorkflows(join(__dirname, 'workflows')),
@@ -782,6 +795,58 @@ describe('"New detractor → ticket" with the Wootric Trigger', () => {
 			expect(new Set(ids).size).toBe(ids.length);
 		},
 		4 * ONE_POLL_MS,
+	);
+});
+
+describe('"CES negative → ticket" with a CES account', () => {
+	afterAll(async () => await demo?.rest.deactivate(CES_WORKFLOW));
+
+	step(
+		'published, its Category "detractor" opens one ticket per negative score (1–3) and none for a neutral one (4–5)',
+		async () => {
+			await demo.rest.activate(CES_WORKFLOW);
+			const olga = createEndUser(fake.account, fake.store, 'olga@example.com');
+			// The boundaries of CES's negative and neutral: 3/4. On NPS all four are detractors.
+			const [two, three, four, five] = [2, 3, 4, 5].map((score) =>
+				addResponse(fake.account, fake.store, {
+					endUserId: olga.id,
+					score,
+					text: `Took effort: ${score}`,
+				}),
+			);
+			const cesTickets = () =>
+				tickets.tickets.filter((ticket) => ticket.fields.queue === CES_QUEUE);
+			await waitFor(
+				'tickets for the two negative scores',
+				() => (cesTickets().length >= 2 ? true : undefined),
+				{
+					timeoutMs: ONE_POLL_MS,
+					describe: () => `Tickets so far: ${JSON.stringify(tickets.tickets)}`,
+				},
+			);
+			await oneMorePoll();
+
+			const byResponse = (a: Ticket, b: Ticket) =>
+				Number(a.fields.wootric_response_id) - Number(b.fields.wootric_response_id);
+			expect(
+				cesTickets()
+					.sort(byResponse)
+					.map((ticket) => ticket.fields),
+			).toEqual(
+				[two, three].map((response) => ({
+					queue: CES_QUEUE,
+					subject: `Hard to do: olga@example.com scored ${response.score} of 7`,
+					requester: 'olga@example.com',
+					score: response.score,
+					score_category: 'negative',
+					comment: response.text,
+					wootric_response_id: response.id,
+					wootric_end_user_id: olga.id,
+				})),
+			);
+			for (const neutral of [four, five]) expect(tickets.forResponse(neutral.id)).toEqual([]);
+		},
+		3 * ONE_POLL_MS,
 	);
 });
 
