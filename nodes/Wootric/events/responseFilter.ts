@@ -1,6 +1,11 @@
 import type { IDataObject, IDisplayOptions, INodeProperties } from 'n8n-workflow';
 
-import { categoryRanges, CATEGORY_VALUES, type SurveyScale } from '../helpers/surveyTypes';
+import {
+	categoryRanges,
+	CATEGORY_VALUES,
+	type CategoryValue,
+	type SurveyScale,
+} from '../helpers/surveyTypes';
 import { integerValue, invalid, type ValueContext } from '../helpers/validation';
 import { MAIN_FIELDS_VERSION, type EventName, type ResponseFilter } from './index';
 
@@ -166,7 +171,7 @@ export function readResponseFilter(
 			maxScore,
 		);
 	const categories = ((filters.categories as string[] | undefined) ?? []).map((value) => {
-		const index = CATEGORY_VALUES.indexOf(value as (typeof CATEGORY_VALUES)[number]);
+		const index = CATEGORY_VALUES.indexOf(value as CategoryValue);
 		if (index < 0)
 			throw invalid(
 				context,

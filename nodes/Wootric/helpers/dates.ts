@@ -1,4 +1,4 @@
-import type { IExecuteFunctions } from 'n8n-workflow';
+import type { IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { invalid } from './validation';
 
@@ -51,7 +51,7 @@ function isRealDay(day: string): boolean {
  * date, an ISO date-time (what n8n's date picker stores), a Luxon DateTime from an expression (`{{
  * $now }}`, its own zone's day) or a JS Date (the workflow time zone's day).
  */
-export function calendarDay(
+function calendarDay(
 	context: IExecuteFunctions,
 	itemIndex: number,
 	field: string,
@@ -79,15 +79,59 @@ export function calendarDay(
 	return day;
 }
 
-/** Stops an item whose Start Date (YYYY-MM-DD) is after its End Date, naming both. */
-export function checkStartNotAfterEnd(
+/**
+ * Start Date and End Date: whole days in the account's time zone, of the `span` (what the operation
+ * calls them, e.g. "period"). With `whenEmpty` both may be left empty and that says what it means;
+ * without it both are required.
+ */
+export function dayRangeFields(span: string, whenEmpty?: string): INodeProperties[] {
+	const day = (displayName: string, name: string, which: string): INodeProperties => {
+		const sentences = [
+			`${which} day of the ${span}, included. Only the day counts (the time is ignored), in your Wootric account’s time zone.`,
+			...(whenEmpty === undefined ? [] : [whenEmpty]),
+		];
+		return {
+			displayName,
+			name,
+			type: 'dateTime',
+			default: '',
+			...(whenEmpty === undefined ? { required: true } : {}),
+			description: sentences.join(' '),
+		};
+	};
+	return [day('Start Date', 'startDate', 'First'), day('End Date', 'endDate', 'Last')];
+}
+
+/**
+ * The item's Start Date and End Date (dayRangeFields) as `YYYY-MM-DD`; a start after the end is an
+ * error. `required`: an empty one is an error too; otherwise it is undefined.
+ */
+export function readDayRange(
 	context: IExecuteFunctions,
 	itemIndex: number,
-	start: string,
-	end: string,
-): void {
+	required: true,
+): { start: string; end: string };
+export function readDayRange(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	required: false,
+): { start?: string; end?: string };
+export function readDayRange(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	required: boolean,
+): { start?: string; end?: string } {
+	const day = (field: string, name: string) => {
+		const value: unknown = context.getNodeParameter(name, itemIndex, '');
+		const text = calendarDay(context, itemIndex, field, value);
+		if (text === undefined && required)
+			throw invalid(context, itemIndex, field, 'is required', value);
+		return text;
+	};
+	const start = day('Start Date', 'startDate');
+	const end = day('End Date', 'endDate');
 	// YYYY-MM-DD strings compare like the days they name.
-	if (start > end)
+	if (start !== undefined && end !== undefined && start > end)
 		throw invalid(
 			context,
 			itemIndex,
@@ -95,4 +139,5 @@ export function checkStartNotAfterEnd(
 			`must be on or before the End Date, ${end}`,
 			start,
 		);
+	return { start, end };
 }

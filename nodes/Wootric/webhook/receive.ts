@@ -95,13 +95,12 @@ async function readCredential(
  * CSAT delivery does not say its scale: the credential's when it is CSAT, else 1–5 unless the
  * score is above 5.
  */
-export function deliveryScale(
+function deliveryScale(
 	credential: SurveyScale,
 	delivery: Delivery,
 ): { scale: SurveyScale; warning?: string } {
 	const mode = delivery.surveyMode;
 	if (mode === undefined || mode.toUpperCase() === credential.mode) return { scale: credential };
-	const fix = 'set Survey Type in the "Wootric API" credential to the account\'s survey';
 	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode.toUpperCase());
 	if (named.length === 0)
 		return {
@@ -112,7 +111,7 @@ export function deliveryScale(
 		named.find((candidate) => Number(delivery.record.score) <= candidate.max) ?? named[0];
 	return {
 		scale,
-		warning: `survey_mode is ${mode}, but the credential's Survey Type is ${credential.label}: scored on ${scale.label}; ${fix}`,
+		warning: `survey_mode is ${mode}, but the credential's Survey Type is ${credential.label}: scored on ${scale.label}; set Survey Type in the "Wootric API" credential to the account's survey`,
 	};
 }
 

@@ -1,8 +1,8 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { dayRangeFields, readDayRange } from '../../helpers/dates';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
-import { dateRangeFields, readDateRange } from './dateRange';
 
 export const option = {
 	name: 'Get',
@@ -14,7 +14,7 @@ export const option = {
 export const toolDescription =
 	'Get email statistics in Wootric for a period. Returns the survey emails sent, delivered, bounced, opened and answered, as counts and as percentages.';
 
-export const description: INodeProperties[] = dateRangeFields;
+export const description: INodeProperties[] = dayRangeFields('period');
 
 /**
  * The rates the service sends as preformatted text (`"42.9%"`, `"2 (29%)"`), and the name of each
@@ -62,7 +62,8 @@ const STATS_BLOCKS = ['email_stats', 'initial_send', 'reminder_send'];
  * period, and of its first sends and reminders (null when there are none). One item; no paging.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const dateRange = readDateRange(this, itemIndex);
+	const { start, end } = readDayRange(this, itemIndex, true);
+	const dateRange = { start_date: start, end_date: end };
 	return async () => {
 		const answer = await wootricRequest<IDataObject>(this, {
 			method: 'GET',

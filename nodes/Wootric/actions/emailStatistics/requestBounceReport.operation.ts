@@ -1,10 +1,10 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { dayRangeFields, readDayRange } from '../../helpers/dates';
 import { successRecord } from '../../helpers/output';
 import { invalid } from '../../helpers/validation';
 import { wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
-import { dateRangeFields, readDateRange } from './dateRange';
 
 export const option = {
 	name: 'Request Bounce Report',
@@ -22,7 +22,7 @@ const HINT =
 const ONGOING_SOURCES = ['email_api', 'webhook_trigger'];
 
 export const description: INodeProperties[] = [
-	...dateRangeFields,
+	...dayRangeFields('period'),
 	{
 		displayName: 'Source',
 		// Not `source`: Email Survey → Send CSV has an options field of that name.
@@ -59,7 +59,8 @@ function readSource(context: IExecuteFunctions, itemIndex: number): string {
  * answers null and emails the report.
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject> {
-	const dateRange = readDateRange(this, itemIndex);
+	const { start, end } = readDayRange(this, itemIndex, true);
+	const dateRange = { start_date: start, end_date: end };
 	const source = readSource(this, itemIndex);
 	return async () => {
 		await wootricRequest(this, {

@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { calendarDay, checkStartNotAfterEnd } from '../../helpers/dates';
+import { dayRangeFields, readDayRange } from '../../helpers/dates';
 import { surveyScaleOf } from '../../helpers/surveyTypes';
 import { wootricRequest, type ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
@@ -15,57 +15,19 @@ export const option = {
 export const toolDescription =
 	'Get the NPS summary in Wootric for a period (the last month by default). Returns the NPS score, the numbers of promoters, passives and detractors, and the response rates.';
 
-export const description: INodeProperties[] = [
-	{
-		displayName: 'Start Date',
-		name: 'startDate',
-		type: 'dateTime',
-		default: '',
-		description:
-			'First day of the period, included. Only the day counts (the time is ignored), in your Wootric account’s time zone. Leave both dates empty for the last month.',
-	},
-	{
-		displayName: 'End Date',
-		name: 'endDate',
-		type: 'dateTime',
-		default: '',
-		description:
-			'Last day of the period, included. Only the day counts (the time is ignored), in your Wootric account’s time zone. Leave both dates empty for the last month.',
-	},
-];
-
-/**
- * The item's Start Date and End Date as `YYYY-MM-DD`, each undefined when empty; a start after the
- * end is an error.
- */
-export function readDayRange(
-	context: IExecuteFunctions,
-	itemIndex: number,
-): { start?: string; end?: string } {
-	const start = calendarDay(
-		context,
-		itemIndex,
-		'Start Date',
-		context.getNodeParameter('startDate', itemIndex, ''),
-	);
-	const end = calendarDay(
-		context,
-		itemIndex,
-		'End Date',
-		context.getNodeParameter('endDate', itemIndex, ''),
-	);
-	if (start !== undefined && end !== undefined)
-		checkStartNotAfterEnd(context, itemIndex, start, end);
-	return { start, end };
-}
+export const description: INodeProperties[] = dayRangeFields(
+	'period',
+	'Leave both dates empty for the last month.',
+);
 
 /**
  * Wootric has no CSAT or CES summary, and does not say what nps_summary counts for such an account:
  * a CSAT or CES credential's run says so once, beside its output.
  */
 export async function hintIfNotNps(context: IExecuteFunctions, itemIndex: number): Promise<void> {
+	if (itemIndex !== 0) return;
 	const { type, label } = await surveyScaleOf(context);
-	if (type === 'nps' || itemIndex !== 0) return;
+	if (type === 'nps') return;
 	context.addExecutionHints?.({
 		message: `The credential's Survey Type is ${label}: Wootric has no summary of such surveys, and what it counts here for them (on NPS's 0–6 / 7–8 / 9–10) is not documented`,
 		type: 'warning',
@@ -95,7 +57,7 @@ export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<ItemRequests<IDataObject>> {
-	const { start, end } = readDayRange(this, itemIndex);
+	const { start, end } = readDayRange(this, itemIndex, false);
 	await hintIfNotNps(this, itemIndex);
 	const date: ParamHash = {};
 	if (start !== undefined) date.start = start;

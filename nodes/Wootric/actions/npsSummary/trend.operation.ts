@@ -1,8 +1,9 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
+import { dayRangeFields, readDayRange } from '../../helpers/dates';
 import { invalid } from '../../helpers/validation';
 import type { ItemRequests } from '../types';
-import { hintIfNotNps, readDayRange, requestSummary } from './get.operation';
+import { hintIfNotNps, requestSummary } from './get.operation';
 
 /** One request per period: a long range at a short period would take hours of rate limit. */
 export const MAX_TREND_PERIODS = 100;
@@ -21,24 +22,7 @@ export const toolDescription =
 	'Get the NPS trend in Wootric: the NPS of each day, week or month of a date range. Returns one record per period: its days, NPS (null without responses), change from the period before and counts.';
 
 export const description: INodeProperties[] = [
-	{
-		displayName: 'Start Date',
-		name: 'startDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description:
-			'First day of the range, included. Only the day counts (the time is ignored), in your Wootric account’s time zone.',
-	},
-	{
-		displayName: 'End Date',
-		name: 'endDate',
-		type: 'dateTime',
-		required: true,
-		default: '',
-		description:
-			'Last day of the range, included. Only the day counts (the time is ignored), in your Wootric account’s time zone.',
-	},
+	...dayRangeFields('range'),
 	{
 		displayName: 'Period',
 		name: 'period',
@@ -132,23 +116,7 @@ export async function prepare(
 	this: IExecuteFunctions,
 	itemIndex: number,
 ): Promise<ItemRequests<IDataObject[]>> {
-	const { start, end } = readDayRange(this, itemIndex);
-	if (start === undefined)
-		throw invalid(
-			this,
-			itemIndex,
-			'Start Date',
-			'is required',
-			this.getNodeParameter('startDate', itemIndex, ''),
-		);
-	if (end === undefined)
-		throw invalid(
-			this,
-			itemIndex,
-			'End Date',
-			'is required',
-			this.getNodeParameter('endDate', itemIndex, ''),
-		);
+	const { start, end } = readDayRange(this, itemIndex, true);
 	const unit = this.getNodeParameter('period', itemIndex, 'week') as PeriodUnit;
 	// An expression can give any text.
 	if (!PERIOD_UNITS.includes(unit))

@@ -1,13 +1,7 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
 import { collectRecords, getManyFields, readSurveyRecordList } from '../../helpers/surveyRecords';
-import {
-	categoryIndex,
-	categoryRanges,
-	CATEGORY_VALUES,
-	surveyScaleOf,
-	type CategoryValue,
-} from '../../helpers/surveyTypes';
+import { categoryIndex, categoryRanges, surveyScaleOf } from '../../helpers/surveyTypes';
 import { invalid } from '../../helpers/validation';
 import type { ParamHash } from '../../transport';
 import type { ItemRequests } from '../types';
@@ -51,12 +45,8 @@ export const description: INodeProperties[] = getManyFields('responses', {
 	],
 });
 
-/** The Category option's value → the category it keeps, low to high. */
-const CATEGORY_OF: Record<string, CategoryValue> = {
-	promoters: 'promoter',
-	passives: 'passive',
-	detractors: 'detractor',
-};
+/** The Category option's value → the category it keeps: low (0), middle (1) or high (2). */
+const CATEGORY_INDEX: Record<string, number> = { detractors: 0, passives: 1, promoters: 2 };
 
 /**
  * GET /v1/responses, /v1/end_users/<id>/responses or, on NPS, its promoters/passives/detractors
@@ -97,10 +87,10 @@ export async function prepare(
 	}
 	if (filters.includeExcluded) query.excluded_from_calculations = true;
 	// Without a category list, the responses are filtered by score here.
-	const kept = CATEGORY_VALUES.indexOf(CATEGORY_OF[category]);
 	const keep =
 		!categoryList && category !== 'all'
-			? (record: IDataObject) => categoryIndex(scale, Number(record.score)) === kept
+			? (record: IDataObject) =>
+					categoryIndex(scale, Number(record.score)) === CATEGORY_INDEX[category]
 			: undefined;
 	return async () =>
 		await collectRecords(
