@@ -16,7 +16,12 @@ import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { burstSize } from '../../scripts/e2e/version-checks';
 import { webhookTriggerUrl } from '../../scripts/e2e/workflow-files';
 import { e2eSuite } from '../e2e/suite';
-import { recordBurst, WEBHOOK_WORKFLOW, WebhookScenarios } from '../e2e/webhook-deliveries';
+import {
+	recordBurst,
+	SCENARIO_WORKFLOWS,
+	WEBHOOK_WORKFLOW,
+	WebhookScenarios,
+} from '../e2e/webhook-deliveries';
 import { addResponse, createEndUser, type FakeWootric } from '../fake';
 import type { SurveyResponse } from '../fake/store';
 import {
@@ -72,14 +77,22 @@ async function sql(query: string): Promise<string[][]> {
 		.map((line) => line.split('\t'));
 }
 
-/** The execution ids each worker says it started ("Worker started execution <id>"). */
-function executionsPerWorker(): Array<Set<string>> {
+/**
+ * The ids of the executions of `workflowIds` each worker says it started ("Worker started execution
+ * <id>"). Each step counts only its own workflows' executions, so that one that failed with
+ * executions still running leaves the next step its own verdict.
+ */
+async function executionsPerWorker(workflowIds: string[]): Promise<Array<Set<string>>> {
+	const rows = await sql(
+		`SELECT id FROM execution_entity WHERE "workflowId" IN (${workflowIds.map((id) => `'${id}'`).join(', ')})`,
+	);
+	const ofWorkflows = new Set(rows.map(([id]) => id));
 	return cluster.workers.map(
 		(worker) =>
 			new Set(
-				[...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)].map(
-					(match) => match[1],
-				),
+				[...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)]
+					.map((match) => match[1])
+					.filter((id) => ofWorkflows.has(id)),
 			),
 	);
 }
@@ -179,6 +192,7 @@ const { step } = e2eSuite({
 				CLIENT_PAGES,
 				responsesToTickets(tickets.url),
 				WEBHOOK_WORKFLOW,
+				...Object.values(SCENARIO_WORKFLOWS),
 			],
 			workers: 2,
 			webhookProcesses: 1,
@@ -249,7 +263,9 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 			fake.latencyMs = 10;
 			const runs = 200;
 			const before = fake.requests.length;
-			const startedBefore = executionsPerWorker().map((ids) => ids.size);
+			const startedBefore = (await executionsPerWorker([ACTIONS.id, READ_ALL.id])).map(
+				(ids) => ids.size,
+			);
 			const started = Date.now();
 			const actions = Array.from({ length: runs }, (_, index) => {
 				const form = new FormData();
@@ -298,7 +314,9 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				});
 			}
 			expect(csvUploads.every((upload) => upload.includes('csv-'))).toBe(true);
-			const perWorker = executionsPerWorker().map((ids, index) => ids.size - startedBefore[index]);
+			const perWorker = (await executionsPerWorker([ACTIONS.id, READ_ALL.id])).map(
+				(ids, index) => ids.size - startedBefore[index],
+			);
 			expect(perWorker.every((count) => count > 0)).toBe(true);
 			expect(perWorker.reduce((sum, count) => sum + count, 0)).toBe(runs + 10);
 			const statuses = await sql(
@@ -325,7 +343,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				const warmUp = await fireWebhooks([workflow.id], [{ path }]);
 				expect(warmUp.answers.filter((result) => result.status !== 200)).toEqual([]);
 				fake.latencyMs = 40;
-				const startedBefore = executionsPerWorker().map((ids) => ids.size);
+				const startedBefore = (await executionsPerWorker([workflow.id])).map((ids) => ids.size);
 				let expiredAt: number | undefined;
 				let pageRequests = 0;
 				fake.arrivalHooks.push((request) => {
@@ -355,7 +373,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				const rejected = fake.requests
 					.slice(expiredAt)
 					.filter((request) => request.path === '/v1/responses' && request.status === 401);
-				const perWorker = executionsPerWorker().map(
+				const perWorker = (await executionsPerWorker([workflow.id])).map(
 					(ids, index) => ids.size - startedBefore[index],
 				);
 				expect(perWorker.every((count) => count > 0)).toBe(true);
@@ -384,18 +402,21 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 		/** Refused for their signature by one step, signed right by the next. */
 		let refused: SurveyResponse[] | undefined;
 		// Here, not in the last step: on the versions other than the pinned one some steps are skipped.
-		afterAll(async () => await cluster?.rest.deactivate(WEBHOOK_WORKFLOW.id));
+		afterAll(async () => {
+			await webhooks.unpublish();
+			await cluster?.rest.deactivate(WEBHOOK_WORKFLOW.id);
+		});
 
 		step(
 			'a burst of signed webhooks posted at once to the main (1,000; 300 in the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
 			async () => {
-				await cluster.rest.activate(WEBHOOK_WORKFLOW.id);
-				const startedBefore = executionsPerWorker().map((ids) => ids.size);
+				const burstWorkflow = [SCENARIO_WORKFLOWS.burst.id];
+				const startedBefore = (await executionsPerWorker(burstWorkflow)).map((ids) => ids.size);
 
 				const count = burstSize();
 				const figures = await webhooks.burst(count, 300_000);
 
-				const perWorker = executionsPerWorker().map(
+				const perWorker = (await executionsPerWorker(burstWorkflow)).map(
 					(ids, index) => ids.size - startedBefore[index],
 				);
 				expect(perWorker.every((count) => count > 0)).toBe(true);
@@ -418,6 +439,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 		step(
 			'the same delivery posted to the main and to an `n8n webhook` process starts two executions, neither process knowing the other, and opens one ticket: the ticket endpoint folds the second by its idempotency_key',
 			async () => {
+				await cluster.rest.activate(WEBHOOK_WORKFLOW.id);
 				const first = await webhooks.deliverOnce(webhooks.productionUrl);
 
 				const [webhookProcess] = cluster.webhookProcesses;
@@ -527,14 +549,14 @@ async function runTriggerScenario(): Promise<void> {
 	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of
 	// it.
 	tickets.delayMs = 40;
-	const beforeBurst3 = executionsPerWorker();
+	const beforeBurst3 = await executionsPerWorker(['queueTickets']);
 	burst(perBurst, 60);
 	await waitFor(
 		'tickets of burst 3 to arrive',
 		() => (distinctTickets().size >= 2 * perBurst + 100 ? true : undefined),
 		{ timeoutMs: 120_000, intervalMs: 200 },
 	);
-	const running = executionsPerWorker().findIndex(
+	const running = (await executionsPerWorker(['queueTickets'])).findIndex(
 		(ids, index) => ids.size > beforeBurst3[index].size,
 	);
 	expect(running).toBeGreaterThanOrEqual(0);

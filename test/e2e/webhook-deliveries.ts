@@ -28,6 +28,33 @@ export const WEBHOOK_WORKFLOW = JSON.parse(
 ) as WorkflowFile;
 export const WEBHOOK_TRIGGER_NAME = 'Wootric Webhook';
 
+/** The scenarios that post many deliveries at once. */
+type MassScenario = 'burst' | 'badSignatures' | 'duplicates';
+
+/**
+ * Each scenario that posts many deliveries at once runs against its own copy of the webhook workflow
+ * (its own id and Production URL), and counts only that workflow's executions: a scenario that
+ * failed with executions still running leaves the next one its own verdict. The suites import these
+ * beside WEBHOOK_WORKFLOW; the scenarios publish them.
+ */
+export const SCENARIO_WORKFLOWS: Record<MassScenario, WorkflowFile> = {
+	burst: copyOfWebhookWorkflow('Burst', 1),
+	badSignatures: copyOfWebhookWorkflow('BadSignatures', 2),
+	duplicates: copyOfWebhookWorkflow('Duplicates', 3),
+};
+
+function copyOfWebhookWorkflow(suffix: string, index: number): WorkflowFile {
+	const webhookId = (id: string) => `${id.slice(0, -2)}${String(index).padStart(2, '0')}`;
+	return {
+		...WEBHOOK_WORKFLOW,
+		id: `${WEBHOOK_WORKFLOW.id}${suffix}`,
+		name: `${WEBHOOK_WORKFLOW.name} (${suffix})`,
+		nodes: WEBHOOK_WORKFLOW.nodes.map((node) =>
+			node.webhookId ? { ...node, webhookId: webhookId(node.webhookId) } : node,
+		),
+	};
+}
+
 /** What the scenarios work with, once the suite's n8n has started. */
 export interface WebhookTarget {
 	fake: FakeWootric;
@@ -268,11 +295,13 @@ const counted = (what: string, count: number) => ({ what, count });
 
 /**
  * The scenarios: a burst of new responses, refused signatures, repeated deliveries. Each makes its
- * own responses in the fake, so they may run in any order, and counts only its own executions and
- * tickets.
+ * own responses in the fake and posts many at once to its own workflow (SCENARIO_WORKFLOWS), so they
+ * may run in any order, and each counts only its own executions and tickets.
  */
 export class WebhookScenarios {
 	private batches = 0;
+	/** The scenario workflows published so far, for `unpublish`. */
+	private readonly published = new Set<string>();
 
 	constructor(private readonly target: () => WebhookTarget) {}
 
@@ -310,12 +339,25 @@ export class WebhookScenarios {
 		);
 	}
 
-	/** How many executions the webhook workflow has: of any status, and succeeded. */
-	private async executionCounts(): Promise<ExecutionCounts> {
+	/** Publishes a scenario's workflow, once. */
+	private async publish(workflow: WorkflowFile): Promise<void> {
+		if (this.published.has(workflow.id)) return;
+		await this.target().rest.activate(workflow.id);
+		this.published.add(workflow.id);
+	}
+
+	/** Unpublishes the scenario workflows published so far. */
+	async unpublish(): Promise<void> {
+		for (const id of this.published) await this.target().rest.deactivate(id);
+		this.published.clear();
+	}
+
+	/** How many executions a workflow has: of any status, and succeeded. */
+	private async executionCounts(workflow: WorkflowFile): Promise<ExecutionCounts> {
 		const { rest } = this.target();
 		const [all, succeeded] = await Promise.all([
-			rest.executionCount(WEBHOOK_WORKFLOW.id),
-			rest.executionCount(WEBHOOK_WORKFLOW.id, ['success']),
+			rest.executionCount(workflow.id),
+			rest.executionCount(workflow.id, ['success']),
 		]);
 		return { all, succeeded };
 	}
@@ -325,6 +367,7 @@ export class WebhookScenarios {
 	 * returns how many more it has, and how many more succeeded.
 	 */
 	private async newExecutions(
+		workflow: WorkflowFile,
 		before: ExecutionCounts,
 		count: number,
 		timeoutMs: number,
@@ -333,11 +376,11 @@ export class WebhookScenarios {
 		let started = 0;
 		let unfinished = 0;
 		await waitFor(
-			`${count} executions of the webhook workflow to end`,
+			`${count} executions of workflow ${workflow.id} to end`,
 			async () => {
 				[started, unfinished] = await Promise.all([
-					rest.executionCount(WEBHOOK_WORKFLOW.id).then((all) => all - before.all),
-					rest.executionCount(WEBHOOK_WORKFLOW.id, ['new', 'running', 'waiting']),
+					rest.executionCount(workflow.id).then((all) => all - before.all),
+					rest.executionCount(workflow.id, ['new', 'running', 'waiting']),
 				]);
 				return started >= count && unfinished === 0 ? true : undefined;
 			},
@@ -347,12 +390,16 @@ export class WebhookScenarios {
 				describe: () => `New executions so far: ${started}, ${unfinished} of them not ended`,
 			},
 		);
-		const after = await this.executionCounts();
+		const after = await this.executionCounts(workflow);
 		return { all: after.all - before.all, succeeded: after.succeeded - before.succeeded };
 	}
 
 	/** Waits for a ticket per response; a timeout says which have none, and what n8n's executions did. */
-	private async ticketsArrived(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
+	private async ticketsArrived(
+		workflow: WorkflowFile,
+		responses: SurveyResponse[],
+		timeoutMs: number,
+	): Promise<void> {
 		try {
 			await waitFor(
 				`tickets for ${responses.length} responses`,
@@ -370,7 +417,7 @@ export class WebhookScenarios {
 			const byStatus = await Promise.all(
 				ExecutionStatusList.map(
 					async (status) =>
-						`${status} ${await this.target().rest.executionCount(WEBHOOK_WORKFLOW.id, [status])}`,
+						`${status} ${await this.target().rest.executionCount(workflow.id, [status])}`,
 				),
 			);
 			(error as Error).message +=
@@ -378,7 +425,7 @@ export class WebhookScenarios {
 					.filter((response) => !ticketed.has(response.id))
 					.map((response) => response.id)
 					.join(', ')}` +
-				`\nThe webhook workflow's executions (all runs) by status: ${byStatus.join(', ')}`;
+				`\nThe executions of workflow ${workflow.id} by status: ${byStatus.join(', ')}`;
 			throw error;
 		}
 	}
@@ -389,14 +436,16 @@ export class WebhookScenarios {
 	 * execution.
 	 */
 	async burst(count: number, timeoutMs: number): Promise<BurstFigures> {
+		const workflow = SCENARIO_WORKFLOWS.burst;
+		await this.publish(workflow);
 		const responses = this.newResponses(count);
 		const deliveries = responses.map((response) => responseWebhook(this.target().fake, response));
-		const before = await this.executionCounts();
+		const before = await this.executionCounts(workflow);
 
-		const answers = await postAll(this.productionUrl, deliveries);
+		const answers = await postAll(this.productionUrlOf(workflow), deliveries);
 		expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
-		await this.ticketsArrived(responses, timeoutMs);
-		const started = await this.newExecutions(before, count, timeoutMs);
+		await this.ticketsArrived(workflow, responses, timeoutMs);
+		const started = await this.newExecutions(workflow, before, count, timeoutMs);
 
 		expect(counted('executions', started.all)).toEqual(counted('executions', count));
 		expect(counted('succeeded', started.succeeded)).toEqual(counted('succeeded', count));
@@ -416,8 +465,7 @@ export class WebhookScenarios {
 		);
 		expect(
 			executions.filter(
-				(execution) =>
-					execution.workflowId !== WEBHOOK_WORKFLOW.id || execution.status !== 'success',
+				(execution) => execution.workflowId !== workflow.id || execution.status !== 'success',
 			),
 		).toEqual([]);
 
@@ -456,20 +504,22 @@ export class WebhookScenarios {
 	 * of four ways: every one answered 401, no execution, no ticket. Returns the responses.
 	 */
 	async badSignatures(count: number): Promise<SurveyResponse[]> {
+		const workflow = SCENARIO_WORKFLOWS.badSignatures;
+		await this.publish(workflow);
 		const responses = this.newResponses(count);
 		const deliveries = responses.map((response, index) =>
 			BAD_SIGNATURES[index % BAD_SIGNATURES.length](responseWebhook(this.target().fake, response)),
 		);
-		const before = await this.executionCounts();
+		const before = await this.executionCounts(workflow);
 
-		const answers = await postAll(this.productionUrl, deliveries);
+		const answers = await postAll(this.productionUrlOf(workflow), deliveries);
 
 		expect(answers.filter((answer) => answer.status !== 401)).toEqual([]);
 		expect(answers.filter((answer) => !answer.message.startsWith('X-Wootric-Signature'))).toEqual(
 			[],
 		);
 		// A refused webhook is answered before n8n creates an execution: there is none to wait for.
-		expect(await this.executionCounts()).toEqual(before);
+		expect(await this.executionCounts(workflow)).toEqual(before);
 		expect(this.ticketsFor(responses)).toEqual([]);
 		return responses;
 	}
@@ -479,25 +529,28 @@ export class WebhookScenarios {
 	 * one execution and one ticket per response, the repeats answered "nothing to start".
 	 */
 	async duplicates(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
+		const workflow = SCENARIO_WORKFLOWS.duplicates;
+		await this.publish(workflow);
+		const url = this.productionUrlOf(workflow);
 		const deliveries = responses.map((response) => responseWebhook(this.target().fake, response));
-		const before = await this.executionCounts();
+		const before = await this.executionCounts(workflow);
 
 		// Each delivery next to its copy: the two go out on two connections at the same moment.
 		const twice = await postAll(
-			this.productionUrl,
+			url,
 			deliveries.flatMap((delivery) => [delivery, delivery]),
 		);
 		expect(twice.filter((answer) => answer.status !== 200)).toEqual([]);
-		await this.ticketsArrived(responses, timeoutMs);
-		await this.newExecutions(before, responses.length, timeoutMs);
-		const again = await postAll(this.productionUrl, deliveries);
+		await this.ticketsArrived(workflow, responses, timeoutMs);
+		await this.newExecutions(workflow, before, responses.length, timeoutMs);
+		const again = await postAll(url, deliveries);
 		expect(again.filter((answer) => answer.status !== 200)).toEqual([]);
 
 		const repeats = [...twice, ...again].filter((answer) => answer.message === NOTHING_TO_START);
 		expect(counted('repeats answered "nothing to start"', repeats.length)).toEqual(
 			counted('repeats answered "nothing to start"', 2 * responses.length),
 		);
-		const started = await this.newExecutions(before, responses.length, timeoutMs);
+		const started = await this.newExecutions(workflow, before, responses.length, timeoutMs);
 		expect(started).toEqual({ all: responses.length, succeeded: responses.length });
 		const ticketedIds = this.ticketsFor(responses).map((ticket) =>
 			Number(ticket.fields.wootric_response_id),
