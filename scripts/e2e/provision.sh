@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Provisions Node 24 and n8n into a cache folder outside the repository, keyed by their versions, and
-# prints that folder. A finished folder is reused; a cold one takes about 5 minutes and 3 GB.
+# prints that folder. A finished folder is reused; a cold one takes about 5 minutes and 3 GB (less
+# where another version's folder seeds it).
 # The n8n version is E2E_N8N_VERSION, one of n8n-versions.json (default: its `pinned`).
 # n8n 2.40 needs Node 24 (this machine has 20). A plain install fails on native modules that download
 # prebuilt binaries, so n8n is installed with scripts off and sqlite3 is built from source against the
@@ -55,13 +56,53 @@ log "installing n8n $N8N_VERSION (scripts off)"
 cd "$WORK/n8n"
 echo "$HOST_PACKAGE" >package.json
 # With Node 24 first on PATH, npm checks n8n's engines against the Node that will run it.
-PATH="$NODE_BIN:$PATH" npm install --no-audit --no-fund --save-exact --omit=dev --ignore-scripts "n8n@$N8N_VERSION" >&2
+n8n_npm() { PATH="$NODE_BIN:$PATH" npm --no-audit --no-fund --omit=dev --ignore-scripts "$@" >&2; }
+# First the tree this version resolves to, afresh, as on any machine (a lockfile, nothing unpacked).
+n8n_npm install --package-lock-only --save-exact "n8n@$N8N_VERSION"
+# Another n8n version's finished folder, of the same major version where there is one, seeds the
+# install: its packages, hard-linked, are what npm finds installed, so that it fetches and unpacks
+# only those of the lockfile that differ. npm replaces a package by a new folder and never writes
+# into an installed one's files; its record of the installed tree it does rewrite: that one is copied.
+seed=""
+for other in "$CACHE_ROOT"/n8n-*-node-"$NODE_VERSION"; do
+	[ -f "$other/.ready" ] || continue
+	if [ -z "$seed" ] || [[ $(basename "$other") == "n8n-${N8N_VERSION%%.*}."* ]]; then seed=$other; fi
+done
+if [ -n "$seed" ] && cp -al "$seed/n8n/node_modules" node_modules 2>/dev/null; then
+	log "seeded with the packages of $(basename "$seed")"
+	if [ -f node_modules/.package-lock.json ]; then
+		rm node_modules/.package-lock.json
+		cp "$seed/n8n/node_modules/.package-lock.json" node_modules/
+	fi
+else
+	# No seed, or a file system without hard links: a whole install.
+	rm -rf node_modules
+fi
+n8n_npm install
 
-# build_from_source: skip sqlite3's attempt to download a prebuilt binary (no outbound calls needed).
-log "building sqlite3 against the Node $NODE_VERSION headers"
-PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HEADERS" npm_config_build_from_source=true \
-	npm rebuild --ignore-scripts=false sqlite3 >&2
-"$NODE_BIN/node" -e 'require(process.argv[1])' "$WORK/n8n/node_modules/sqlite3" >&2
+# sqlite3's binding depends only on its own version and Node's: where the seed's sqlite3 was kept, its
+# build came along; else a folder of another n8n version with the same two lends its build (a build
+# takes a core about two minutes).
+SQLITE3="$WORK/n8n/node_modules/sqlite3"
+SQLITE3_VERSION=$(node -p 'require(process.argv[1]).version' "$SQLITE3/package.json")
+BINDING=build/Release/node_sqlite3.node
+for other in "$CACHE_ROOT"/n8n-*-node-"$NODE_VERSION"; do
+	[ ! -f "$SQLITE3/$BINDING" ] || break
+	lent="$other/n8n/node_modules/sqlite3"
+	if [ -f "$other/.ready" ] && [ -f "$lent/$BINDING" ] &&
+		[ "$(node -p 'require(process.argv[1]).version' "$lent/package.json")" = "$SQLITE3_VERSION" ]; then
+		log "sqlite3 $SQLITE3_VERSION: the build of $(basename "$other")"
+		mkdir -p "$SQLITE3/build/Release"
+		cp "$lent/$BINDING" "$SQLITE3/$BINDING"
+	fi
+done
+if [ ! -f "$SQLITE3/$BINDING" ]; then
+	# build_from_source: skip sqlite3's attempt to download a prebuilt binary (no outbound calls needed).
+	log "building sqlite3 $SQLITE3_VERSION against the Node $NODE_VERSION headers"
+	PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HEADERS" npm_config_build_from_source=true \
+		npm rebuild --ignore-scripts=false sqlite3 >&2
+fi
+"$NODE_BIN/node" -e 'require(process.argv[1])' "$SQLITE3" >&2
 
 touch "$WORK/.ready"
 cd "$CACHE_ROOT"
