@@ -9,9 +9,12 @@ const PACKAGE_NAME = 'n8n-nodes-wootric';
 
 /**
  * Builds this package from scratch (an old dist/ could hide a file the build no longer makes) and
- * packs it with `npm pack`, exactly what the registry would get. Returns the tarball's path.
+ * packs it with `npm pack`, exactly what the registry would get. Returns the tarball's path: the one
+ * E2E_PACKAGE_TARBALL names where it is set (CI packs once for every suite, as a release does).
  */
 export async function packThisPackage(destination: string): Promise<string> {
+	const packed = process.env.E2E_PACKAGE_TARBALL;
+	if (packed) return packed;
 	rmSync(join(REPO_ROOT, 'dist'), { recursive: true, force: true });
 	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT });
 	mkdirSync(destination, { recursive: true });
