@@ -39,17 +39,21 @@ export async function startQueueCluster(
 	const webhookProcesses: N8nInstance[] = [];
 	let main: N8nWithPackage | undefined;
 	const stop = async () => {
+		// A start that failed part way may leave places empty.
 		await Promise.all(
-			[...workers, ...webhookProcesses].map(async (instance) => await instance.stop()),
+			[...workers, ...webhookProcesses]
+				.filter((instance) => instance !== undefined)
+				.map(async (instance) => await instance.stop()),
 		);
 		await main?.n8n.stop();
 		await services.stop();
 	};
-	const startProcess = async (
+	/** Installs the package for one more process and makes it, in `started` at its place. */
+	const newProcess = async (
 		role: 'worker' | 'webhook',
 		index: number,
 		started: N8nInstance[],
-	) => {
+	): Promise<void> => {
 		const userFolder = join(options.workFolder, `${role}-${index}`);
 		mkdirSync(userFolder, { recursive: true });
 		await installAsCommunityPackage(main!.runtime, userFolder, main!.tarball);
@@ -61,16 +65,21 @@ export async function startQueueCluster(
 			env: { ...services.env, ...options.env },
 			role,
 		});
-		started.push(instance);
+		started[index - 1] = instance;
 		log(`Starting ${role} ${index} (on ${instance.baseUrl})…`);
 		await instance.start();
 	};
+	const indexes = (count: number) => Array.from({ length: count }, (_, index) => index + 1);
 	try {
 		main = await startN8nWithPackage({ ...options, env: { ...services.env, ...options.env } });
-		for (let index = 1; index <= options.workers; index++)
-			await startProcess('worker', index, workers);
-		for (let index = 1; index <= options.webhookProcesses; index++)
-			await startProcess('webhook', index, webhookProcesses);
+		// The workers and webhook processes start side by side: each waits only for the main's
+		// database and Redis, which are up.
+		await Promise.all([
+			...indexes(options.workers).map(async (index) => await newProcess('worker', index, workers)),
+			...indexes(options.webhookProcesses).map(
+				async (index) => await newProcess('webhook', index, webhookProcesses),
+			),
+		]);
 		return { ...main, services, workers, webhookProcesses, stop };
 	} catch (error) {
 		await stop();
