@@ -25,13 +25,22 @@ debian_log=$(mktemp)
 debian >"$debian_log" &
 debian_pid=$!
 
-versions=$(node -p "const v = require('./n8n-versions.json'); [v.pinned, ...v.matrix.filter((version) => version !== v.pinned)].join(' ')")
-for version in $versions; do
-	E2E_N8N_VERSION=$version timed "Node 24 and n8n $version" bash provision.sh
+# The pinned version first, whole; then the others side by side, each seeded with its packages
+# (provision.sh), which leaves them mostly waiting on the registry.
+versions() { node -p "const v = require('./n8n-versions.json'); $1"; }
+pinned=$(versions 'v.pinned')
+E2E_N8N_VERSION=$pinned timed "Node 24 and n8n $pinned" bash provision.sh
+others=()
+for version in $(versions "v.matrix.filter((version) => version !== v.pinned).join(' ')"); do
+	log=$(mktemp)
+	E2E_N8N_VERSION=$version timed "Node 24 and n8n $version (seeded, side by side)" bash provision.sh >"$log" &
+	others+=("$!:$log")
 done
 
 status=0
-wait "$debian_pid" || status=$?
-cat "$debian_log"
-rm -f "$debian_log"
+for other in "${others[@]}" "$debian_pid:$debian_log"; do
+	wait "${other%%:*}" || status=$?
+	cat "${other#*:}"
+	rm -f "${other#*:}"
+done
 exit $status

@@ -62,8 +62,8 @@ const CES_CREDENTIAL = { id: 'wootricCes01', name: 'Wootric CES account', type: 
 const CES_WORKFLOW = 'e2eCesNegative';
 /** The field only the CES workflow's tickets carry. */
 const CES_QUEUE = 'customer-effort';
-/** Polls every 15 s (see quarterMinutePolls), so the wait for one poll is bounded by this. */
-const ONE_POLL_MS = 40_000;
+/** Polls every 5 s (see fiveSecondPolls), so the wait for one poll is bounded by this. */
+const ONE_POLL_MS = 20_000;
 
 let fake: FakeWootric;
 let tickets: TicketServer;
@@ -72,12 +72,12 @@ let requests: RequestLog;
 /**
  * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
  * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
- * its own: four custom crons a quarter-minute apart poll every 15 s. Only the tests do this; the
+ * its own: twelve custom crons five seconds apart poll every 5 s. Only the tests do this; the
  * examples poll every minute.
  */
-function quarterMinutePolls(workflow: WorkflowFile): WorkflowFile {
+function fiveSecondPolls(workflow: WorkflowFile): WorkflowFile {
 	const pollTimes = {
-		item: [0, 15, 30, 45].map((second) => ({
+		item: Array.from({ length: 12 }, (_, index) => 5 * index).map((second) => ({
 			mode: 'custom',
 			cronExpression: `${second} * * * * *`,
 		})),
@@ -134,7 +134,7 @@ const { step } = e2eSuite({
 				...readWorkflows(join(__dirname, 'workflows')),
 				...Object.values(SCENARIO_WORKFLOWS),
 			],
-			adaptWorkflow: (workflow) => inAccountTimeZone(quarterMinutePolls(workflow)),
+			adaptWorkflow: (workflow) => inAccountTimeZone(fiveSecondPolls(workflow)),
 		});
 	},
 	stop: async () => await demo?.n8n.stop(),
