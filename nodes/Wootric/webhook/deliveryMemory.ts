@@ -15,22 +15,75 @@
  * writes it back when the request is done, without a lock, so concurrent deliveries would each
  * start from the same memory and the last write would erase the others.
  *
- * Bound: MAX_ENTRIES keys in the process, over every node (the oldest noted forgotten first), each
- * kept no longer than its expiry, or until an older entry with a later expiry (a node with a longer
- * Max Age) goes. About 350 bytes a key (`npm run bench`: 33 MiB for 100,000).
+ * Bound: MAX_ENTRIES live keys in the process, over every node. Expired keys go as new ones are
+ * noted, wherever they stand (one node's 7-day key noted early holds none of them back); only when
+ * more keys than the bound are live does the one closest to its expiry go (of equal expiries, the
+ * oldest noted). The expiry queue holds at most twice as many items as there are keys (it is
+ * rebuilt when keys taken back out leave more); `npm run bench` measures the bytes a key takes.
  */
 const MAX_ENTRIES = 100_000;
 
-/** `<node>|<idempotency key>` → when the entry expires (ms). Map order is the order noted. */
-const entries = new Map<string, number>();
+/** `<node>|<idempotency key>` → its expiry (ms) and the order it was noted in. */
+const entries = new Map<string, Expiry>();
+
+interface Expiry {
+	entry: string;
+	expires: number;
+	noted: number;
+}
+let notedSoFar = 0;
+
+/**
+ * The expiries, soonest first, as a binary heap. An item whose entry was noted again, taken back out
+ * or forgotten since is stale: skipped when it comes up.
+ */
+let queue: Expiry[] = [];
+
+const sooner = (a: Expiry, b: Expiry) =>
+	a.expires < b.expires || (a.expires === b.expires && a.noted < b.noted);
+
+function push(item: Expiry): void {
+	queue.push(item);
+	for (let index = queue.length - 1; index > 0; ) {
+		const parent = (index - 1) >> 1;
+		if (!sooner(queue[index], queue[parent])) break;
+		[queue[index], queue[parent]] = [queue[parent], queue[index]];
+		index = parent;
+	}
+}
+
+function pop(): Expiry | undefined {
+	const top = queue[0];
+	const last = queue.pop();
+	if (queue.length === 0 || last === undefined) return top;
+	queue[0] = last;
+	for (let index = 0; ; ) {
+		const [left, right] = [2 * index + 1, 2 * index + 2];
+		let first = index;
+		if (left < queue.length && sooner(queue[left], queue[first])) first = left;
+		if (right < queue.length && sooner(queue[right], queue[first])) first = right;
+		if (first === index) break;
+		[queue[index], queue[first]] = [queue[first], queue[index]];
+		index = first;
+	}
+	return top;
+}
+
+const isLive = (item: Expiry) => entries.get(item.entry) === item;
 
 const entryKey = (node: string, key: string) => `${node}|${key}`;
 
-/** Drops the expired entries at the front (the oldest noted), and any beyond the bound. */
+/** Drops every expired key, then the soonest to expire while more than the bound are live. */
 function prune(now: number): void {
-	for (const [key, expires] of entries) {
-		if (expires > now && entries.size <= MAX_ENTRIES) break;
-		entries.delete(key);
+	while (queue.length > 0) {
+		const top = queue[0];
+		if (isLive(top) && top.expires > now && entries.size <= MAX_ENTRIES) break;
+		pop();
+		if (isLive(top)) entries.delete(top.entry);
+	}
+	if (queue.length > 2 * Math.max(entries.size, 1_000)) {
+		queue = [];
+		for (const item of entries.values()) push(item);
 	}
 }
 
@@ -41,10 +94,10 @@ function prune(now: number): void {
 export function noteKey(node: string, key: string, expires: number, now: number): boolean {
 	const entry = entryKey(node, key);
 	const noted = entries.get(entry);
-	if (noted !== undefined && noted > now) return false;
-	// Re-inserted at the end: the order is the order noted.
-	entries.delete(entry);
-	entries.set(entry, expires);
+	if (noted !== undefined && noted.expires > now) return false;
+	const item = { entry, expires, noted: ++notedSoFar };
+	entries.set(entry, item);
+	push(item);
 	prune(now);
 	return true;
 }
