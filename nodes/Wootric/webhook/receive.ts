@@ -92,26 +92,31 @@ async function readCredential(
 /**
  * The scale a delivery is judged on: the one its `survey_mode` names, which is the service's word
  * for this very response, else the credential's Survey Type. `warning` says when they disagree. A
- * CSAT delivery does not say its scale: the credential's when it is CSAT, else 1–5 unless the
- * score is above 5.
+ * CSAT delivery does not say its scale: the credential's when it is CSAT and the score fits it,
+ * else 1–5 unless the score is above 5 (a score of 8 comes only from a CSAT 1–10 account).
  */
 function deliveryScale(
 	credential: SurveyScale,
 	delivery: Delivery,
 ): { scale: SurveyScale; warning?: string } {
-	const mode = delivery.surveyMode;
-	if (mode === undefined || mode.toUpperCase() === credential.mode) return { scale: credential };
-	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode.toUpperCase());
+	const score = Number(delivery.record.score);
+	const mode = delivery.surveyMode?.toUpperCase() ?? credential.mode;
+	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode);
 	if (named.length === 0)
 		return {
 			scale: credential,
-			warning: `survey_mode "${mode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
+			warning: `survey_mode "${delivery.surveyMode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
 		};
-	const scale =
-		named.find((candidate) => Number(delivery.record.score) <= candidate.max) ?? named[0];
+	const fits = (scale: SurveyScale) => score >= scale.min && score <= scale.max;
+	if (mode === credential.mode && fits(credential)) return { scale: credential };
+	const scale = named.find(fits) ?? named[named.length - 1];
+	const what =
+		mode === credential.mode
+			? `score ${score} is outside the credential's Survey Type, ${credential.label}`
+			: `survey_mode is ${delivery.surveyMode}, but the credential's Survey Type is ${credential.label}`;
 	return {
 		scale,
-		warning: `survey_mode is ${mode}, but the credential's Survey Type is ${credential.label}: scored on ${scale.label}; set Survey Type in the "Wootric API" credential to the account's survey`,
+		warning: `${what}: scored on ${scale.label}; set Survey Type in the "Wootric API" credential to the account's survey`,
 	};
 }
 
