@@ -6,7 +6,8 @@
  * once. Checking and noting a key is one synchronous step, so deliveries arriving together cannot
  * both pass. An entry lasts the node's Max Age after the later of its delivery's sending and its
  * arrival: a repeat older than that is refused by its age (receive.ts). A key whose execution n8n
- * answered it could not start is taken back out, so that the service's retry starts it.
+ * answered it could not start is taken back out, so that the service's retry starts it; a copy
+ * arriving while n8n has not yet answered waits for that answer (noteStarting).
  *
  * What it does not decide: whether an event is new, which follows from the delivery alone
  * (receive.ts). It only folds repeats within one process; across a restart, or at a second webhook
@@ -102,9 +103,33 @@ export function noteKey(node: string, key: string, expires: number, now: number)
 	return true;
 }
 
-/** Takes a key back out, so that the next delivery of its event starts the workflow. */
-export function forgetKey(node: string, key: string): void {
-	entries.delete(entryKey(node, key));
+/**
+ * The keys whose delivery n8n is still answering: whether it started its execution, once known.
+ * A copy of that delivery waits for it before it is told there is nothing to start, since a key
+ * whose execution did not start is taken back out, and the copy must then start it. Bound: one
+ * entry per delivery n8n is answering, each gone with its answer.
+ */
+const inFlight = new Map<string, Promise<boolean>>();
+
+/**
+ * Notes that the keys' execution starts with `started`: a key whose execution did not start is
+ * taken back out, so that the next delivery of its event (a copy waiting, or the service's retry)
+ * starts the workflow.
+ */
+export function noteStarting(node: string, keys: string[], started: Promise<boolean>): void {
+	for (const key of keys) {
+		const entry = entryKey(node, key);
+		inFlight.set(entry, started);
+		void started.then((didStart) => {
+			if (inFlight.get(entry) === started) inFlight.delete(entry);
+			if (!didStart) entries.delete(entry);
+		});
+	}
+}
+
+/** Whether the key's execution started, once n8n has answered its delivery; undefined if it has. */
+export function whenStarted(node: string, key: string): Promise<boolean> | undefined {
+	return inFlight.get(entryKey(node, key));
 }
 
 /** Forgets every key of a node (a test listen starting afresh or ending). */
