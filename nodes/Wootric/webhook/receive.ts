@@ -99,7 +99,8 @@ function deliveryScale(
 	credential: SurveyScale,
 	delivery: Delivery,
 ): { scale: SurveyScale; warning?: string } {
-	const score = Number(delivery.record.score);
+	// A decline has no score: any scale of its type fits it.
+	const { score } = delivery.record;
 	const mode = delivery.surveyMode?.toUpperCase() ?? credential.mode;
 	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode);
 	if (named.length === 0)
@@ -107,7 +108,8 @@ function deliveryScale(
 			scale: credential,
 			warning: `survey_mode "${delivery.surveyMode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
 		};
-	const fits = (scale: SurveyScale) => score >= scale.min && score <= scale.max;
+	const fits = (scale: SurveyScale) =>
+		typeof score !== 'number' || (score >= scale.min && score <= scale.max);
 	if (mode === credential.mode && fits(credential)) return { scale: credential };
 	const scale = named.find(fits) ?? named[named.length - 1];
 	const what =
