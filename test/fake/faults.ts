@@ -5,6 +5,8 @@ export type Fault =
 	| { kind: 'rateLimited'; resetInSeconds: number }
 	| { kind: 'unauthorized' }
 	| { kind: 'malformedJson' }
+	/** Answers 200 with this body, whatever the request: `null`, or nothing at all. */
+	| { kind: 'answer'; body: string }
 	/** Accepts the request and never answers (until the server closes). */
 	| { kind: 'hang' }
 	/** Closes the connection without an answer. */

@@ -395,9 +395,10 @@ function sendFault(
 				{},
 			);
 		case 'malformedJson':
+		case 'answer':
 			request.status = 200;
 			outgoing.writeHead(200, { 'Content-Type': 'application/json; charset=utf-8' });
-			outgoing.end('{"id": 1, "score": ');
+			outgoing.end(fault.kind === 'answer' ? fault.body : '{"id": 1, "score": ');
 			return;
 		case 'hang':
 			request.status = 0;

@@ -86,9 +86,9 @@ export interface WebhookTrigger {
 	activate(): Promise<void>;
 	/**
 	 * The next `count` executions fail to start, as when n8n's database does not answer in time:
-	 * n8n 2.x answers those webhooks 500 and runs nothing.
+	 * n8n 2.x answers those webhooks 500 and runs nothing, after `afterMs` (the time it waited).
 	 */
-	failExecutionStarts(count: number): void;
+	failExecutionStarts(count: number, afterMs?: number): void;
 	/** Unpublishes the workflow: the production URL answers 404 again. */
 	deactivate(): Promise<void>;
 	/**
@@ -129,6 +129,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 	const open = new Set<WebhookKind>();
 	const executions: WebhookExecution[] = [];
 	let failingStarts = 0;
+	let failingAfterMs = 0;
 
 	const newWorkflow = () =>
 		createHarnessWorkflow({ nodes: [node], nodeTypes, active: open.has('production') });
@@ -239,6 +240,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		if (result.workflowData === undefined) return send(response, 200, result.webhookResponse);
 		if (failingStarts > 0) {
 			failingStarts--;
+			await new Promise((resolve) => setTimeout(resolve, failingAfterMs));
 			return send(response, 500, { code: 0, message: EXECUTION_NOT_STARTED });
 		}
 		executions.push(await execute(mode, result.workflowData));
@@ -263,7 +265,10 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		executions,
 		credentialsHelper,
 		credentialId,
-		failExecutionStarts: (count) => (failingStarts = count),
+		failExecutionStarts: (count, afterMs = 0) => {
+			failingStarts = count;
+			failingAfterMs = afterMs;
+		},
 		activate: async () => await openWebhook('production'),
 		deactivate: async () => await closeWebhook('production'),
 		listen: async () => await openWebhook('test'),

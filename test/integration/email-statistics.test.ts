@@ -173,6 +173,21 @@ describe('Email Statistics', () => {
 				message: 'Wootric found nothing at GET /v2/email_stats/sources',
 			});
 		});
+
+		it.each([
+			['an empty body', '', 'an empty body'],
+			['null', 'null', 'null'],
+			['a list', '[]', '[]'],
+		])('an answer of %s is an error naming the item, not a crash', async (_, body, shown) => {
+			fake.faults.inject({ path: '/v2/email_stats', fault: { kind: 'answer', body } });
+
+			const result = await run({ operation: 'get', ...january });
+
+			expect(result.error).toMatchObject({
+				message: `Wootric answered GET /v2/email_stats with ${shown}, not statistics`,
+				context: { itemIndex: 0 },
+			});
+		});
 	});
 
 	describe('Get Sources', () => {

@@ -403,6 +403,37 @@ describe('Survey types: scores judged on the credential’s Survey Type', () => 
 			]);
 		});
 
+		it('scores a CSAT delivery above the credential’s CSAT 1–5 on CSAT 1–10, and says so; a CES score above 7 is said to be outside', async () => {
+			fake.account.surveyMode = 'CSAT';
+			const csat5 = await WebhookSession.start(fake, { events: ['response'] }, undefined, {
+				surveyType: 'csat5',
+			});
+			await deliverEach(csat5, [5, 8]);
+			const ces = await WebhookSession.start(fake, { events: ['response'] }, undefined, {
+				surveyType: 'ces7',
+			});
+			await deliverEach(ces, [9], false);
+
+			expect(
+				csat5.emitted.map((item) => [item.score, item.score_category, item.survey_type_warning]),
+			).toEqual([
+				[5, 'positive', undefined],
+				[
+					8,
+					'neutral',
+					'score 8 is outside the credential\'s Survey Type, CSAT 1–5: scored on CSAT 1–10; set Survey Type in the "Wootric API" credential to the account\'s survey',
+				],
+			]);
+			expect(ces.emitted.map((item) => [item.score, item.survey_type_warning])).toEqual([
+				[
+					9,
+					expect.stringMatching(
+						/^score 9 is outside the credential's Survey Type, CES 1–7: scored on CES 1–7;/,
+					),
+				],
+			]);
+		});
+
 		it('without survey_mode, or with one it does not know, follows the credential', async () => {
 			fake.account.surveyMode = 'CES';
 			const session = await WebhookSession.start(fake, { events: ['response'] }, undefined, {

@@ -14,7 +14,7 @@ import {
 	type WebhookPayload,
 } from '../fake/webhook-body';
 import type { Decline, EndUser, SurveyResponse } from '../fake/store';
-import { MAX_BODY_BYTES } from '../../nodes/Wootric/webhook/delivery';
+import { MAX_BODY_BYTES, MAX_NESTING } from '../../nodes/Wootric/webhook/delivery';
 import {
 	closeWebhookSessions,
 	post,
@@ -366,6 +366,34 @@ describe('Wootric Webhook Trigger: body', () => {
 				'response[end_user_properties] must hold fields',
 			],
 			[
+				'a field nested 5,000 brackets deep (15 KB)',
+				() => ({
+					body: `${formWith(created())}&response[end_user_properties]${'[a]'.repeat(5_000)}=x`,
+					contentType: FORM,
+				}),
+				`The body's fields nest deeper than ${MAX_NESTING} levels`,
+			],
+			[
+				'JSON arrays nested 5,000 deep',
+				() => ({
+					// Written as text: JSON.stringify itself would run out of stack.
+					body: jsonWith(created(), { end_user_properties: { plan: 'deep' } }).replace(
+						'"deep"',
+						`${'['.repeat(5_000)}${']'.repeat(5_000)}`,
+					),
+					contentType: JSON_TYPE,
+				}),
+				`The body's fields nest deeper than ${MAX_NESTING} levels`,
+			],
+			[
+				'a field one level deeper than the bound',
+				() => ({
+					body: `${formWith(created())}&response[end_user_properties]${'[a]'.repeat(MAX_NESTING - 1)}=x`,
+					contentType: FORM,
+				}),
+				`The body's fields nest deeper than ${MAX_NESTING} levels`,
+			],
+			[
 				'a body over 64 KB',
 				() => ({
 					body: `${formWith(created())}&pad=${'x'.repeat(MAX_BODY_BYTES)}`,
@@ -386,6 +414,16 @@ describe('Wootric Webhook Trigger: body', () => {
 				body: { message },
 			});
 			expect(session.trigger.executions).toEqual([]);
+		});
+
+		it('a property nested as deep as the bound is read', async () => {
+			const session = await start();
+			const body = `${formWith(created())}&response[end_user_properties][deep]${'[a]'.repeat(MAX_NESTING - 3)}=x`;
+
+			const answer = await post(session.trigger.productionUrl, signed(fake, body, FORM));
+
+			expect(answer.status).toBe(200);
+			expect(session.emitted).toHaveLength(1);
 		});
 
 		it('a body of exactly 64 KB is read', async () => {

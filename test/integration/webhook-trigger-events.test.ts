@@ -1,3 +1,5 @@
+import { setTimeout as delay } from 'node:timers/promises';
+
 import type { IDataObject, INodeParameters } from 'n8n-workflow';
 
 import {
@@ -236,6 +238,41 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 				expect(session.trigger.executions).toHaveLength(1);
 			},
 		);
+
+		it('a copy arriving while n8n fails to start its twin’s execution starts it, rather than being told there is nothing to start', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+			session.trigger.failExecutionStarts(1, 500);
+
+			const [first, copy] = await Promise.all([
+				session.deliver(response.created),
+				delay(100).then(async () => await session.deliver(response.created)),
+			]);
+
+			expect([first, copy].map(({ status, text }) => [status, text])).toEqual([
+				[500, expect.stringContaining('There was a problem executing the workflow')],
+				[200, WORKFLOW_STARTED],
+			]);
+			expect(emitted(session)).toEqual([`response:${response.id}`]);
+		});
+
+		it('a copy arriving while its twin’s execution starts is told there is nothing to start once it has', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+
+			const answers = await Promise.all([
+				session.deliver(response.created),
+				session.deliver(response.created),
+			]);
+
+			expect(answers.map(({ status, text }) => [status, text])).toEqual(
+				expect.arrayContaining([
+					[200, JSON.stringify(NOTHING_TO_START)],
+					[200, WORKFLOW_STARTED],
+				]),
+			);
+			expect(emitted(session)).toEqual([`response:${response.id}`]);
+		});
 
 		it('two updates of one response in different seconds are two events', async () => {
 			const session = await start({ events: ['responseUpdated'] });

@@ -10,12 +10,22 @@ describe('the service’s datetime forms', () => {
 		['2015-02-12T06:29:27.000-08:00', '2015-02-12T14:29:27.000Z'],
 		['2015-04-20T04:55:58.741-08:00', '2015-04-20T12:55:58.741Z'],
 		['2026-03-01 10:00:00 +0530', '2026-03-01T04:30:00.000Z'],
+		// Rails in a UTC zone (ActiveSupport's to_s), Ruby's Time#inspect, and the other UTC spellings.
+		['2026-11-25 12:00:00 UTC', '2026-11-25T12:00:00.000Z'],
+		['2026-11-25 12:00:00.123456789 UTC', '2026-11-25T12:00:00.123Z'],
+		['2026-11-25 12:00:00 GMT', '2026-11-25T12:00:00.000Z'],
+		['2026-11-25T12:00:00Z', '2026-11-25T12:00:00.000Z'],
+		['2026-11-25T12:00:00.5Z', '2026-11-25T12:00:00.500Z'],
+		['2026-11-25 12:00:00 +00:00', '2026-11-25T12:00:00.000Z'],
+		['2026-11-25 12:00:00 +0000', '2026-11-25T12:00:00.000Z'],
 	])('%s is %s', (text, iso) => {
 		expect(new Date(parseWootricDatetime(text)!).toISOString()).toBe(iso);
 	});
 
 	it('rejects what is not a datetime', () => {
 		expect(parseWootricDatetime('yesterday')).toBeUndefined();
+		for (const text of ['2026-11-25 12:00:00 PST', '2026-11-25 12:00', '2026-13-45 12:00:00 UTC'])
+			expect(parseWootricDatetime(text)).toBeUndefined();
 		expect(wootricSeconds(1700000000)).toBeUndefined();
 	});
 

@@ -1,8 +1,9 @@
 import {
-	forgetKey,
 	forgetNode,
 	noteKey,
+	noteStarting,
 	rememberedKeys,
+	whenStarted,
 } from '../../nodes/Wootric/webhook/deliveryMemory';
 
 /** The bound deliveryMemory.ts documents: keys in the process, over every node. */
@@ -35,14 +36,19 @@ describe('deliveryMemory', () => {
 		expect(noteKey(node, 'decline:7', now + 2 * MINUTE, now + MINUTE + 1)).toBe(false);
 	});
 
-	it('forgetKey takes one key back out; forgetNode forgets a node and no other', () => {
+	it('a key whose execution did not start is taken back out once that is known; forgetNode forgets a node and no other', async () => {
 		const [forgotten, kept] = [nodeKey('forgotten'), nodeKey('kept')];
 		for (const node of [forgotten, kept]) {
 			noteKey(node, 'response:1', now + MINUTE, now);
 			noteKey(node, 'response:2', now + MINUTE, now);
 		}
+		let answered: (started: boolean) => void = () => undefined;
+		noteStarting(kept, ['response:2'], new Promise((resolve) => (answered = resolve)));
 
-		forgetKey(kept, 'response:2');
+		const waiting = whenStarted(kept, 'response:2');
+		expect(noteKey(kept, 'response:2', now + MINUTE, now)).toBe(false);
+		answered(false);
+		expect(await waiting).toBe(false);
 		forgetNode(forgotten);
 
 		expect([
@@ -50,6 +56,17 @@ describe('deliveryMemory', () => {
 			noteKey(kept, 'response:1', now + MINUTE, now),
 			noteKey(kept, 'response:2', now + MINUTE, now),
 		]).toEqual([true, false, true]);
+		expect(whenStarted(kept, 'response:2')).toBeUndefined();
+	});
+
+	it('a key whose execution started stays noted, and nothing waits on it any more', async () => {
+		const node = nodeKey('node');
+		noteKey(node, 'response:1', now + MINUTE, now);
+		noteStarting(node, ['response:1'], Promise.resolve(true));
+
+		expect(await whenStarted(node, 'response:1')).toBe(true);
+		expect(whenStarted(node, 'response:1')).toBeUndefined();
+		expect(noteKey(node, 'response:1', now + MINUTE, now)).toBe(false);
 	});
 
 	it('expired keys go as new ones are noted: the memory holds what the last Max Age brought', () => {
@@ -71,5 +88,39 @@ describe('deliveryMemory', () => {
 		// The first noted went; the last stays.
 		expect(noteKey(nodes[0], 'response:0', far, now)).toBe(true);
 		expect(noteKey(nodes[1], `response:${MAX_ENTRIES - 1}`, far, now)).toBe(false);
+	});
+
+	/** A moment after every key the tests before noted has expired: they count for nothing. */
+	const afterTheOthers = (days: number) => now + days * 24 * 60 * MINUTE;
+
+	it('expired keys noted after a longer-lived one go before it, and before any live key', () => {
+		const [weekly, hourly] = [nodeKey('weekly'), nodeKey('hourly')];
+		const week = 7 * 24 * 60 * MINUTE;
+		const now = afterTheOthers(30);
+		noteKey(weekly, 'response:1', now + week, now);
+		for (let id = 0; id < MAX_ENTRIES; id++)
+			noteKey(hourly, `response:${id}`, now + 60 * MINUTE, now);
+		const later = now + 61 * MINUTE;
+
+		for (let id = 0; id < 100; id++)
+			noteKey(hourly, `response:late-${id}`, later + 60 * MINUTE, later);
+
+		expect(rememberedKeys()).toBe(1 + 100);
+		expect(noteKey(weekly, 'response:1', now + week, later)).toBe(false);
+		expect(noteKey(hourly, 'response:late-0', later + 60 * MINUTE, later)).toBe(false);
+	});
+
+	it('beyond the bound of live keys, the one closest to its expiry goes first', () => {
+		const [weekly, hourly] = [nodeKey('weekly'), nodeKey('hourly')];
+		const week = 7 * 24 * 60 * MINUTE;
+		const now = afterTheOthers(60);
+		noteKey(weekly, 'response:1', now + week, now);
+		for (let id = 0; id < MAX_ENTRIES; id++)
+			noteKey(hourly, `response:${id}`, now + 60 * MINUTE, now);
+
+		expect(rememberedKeys()).toBe(MAX_ENTRIES);
+		expect(noteKey(weekly, 'response:1', now + week, now)).toBe(false);
+		expect(noteKey(hourly, `response:${MAX_ENTRIES - 1}`, now + 60 * MINUTE, now)).toBe(false);
+		expect(noteKey(hourly, 'response:0', now + 60 * MINUTE, now)).toBe(true);
 	});
 });

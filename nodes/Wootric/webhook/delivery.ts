@@ -28,6 +28,14 @@ export class UnreadableDelivery extends Error {}
 /** A webhook body is a few hundred bytes; anything above this is not the service's. */
 export const MAX_BODY_BYTES = 64 * 1024;
 
+/**
+ * How deep a body's fields nest at most, the body itself counted: the service's deepest field is
+ * `response[end_user_properties][name]` (3), and a property may hold fields of its own. Deeper
+ * bodies are not the service's, and reading them could exhaust the stack.
+ */
+export const MAX_NESTING = 8;
+const TOO_DEEP = `The body's fields nest deeper than ${MAX_NESTING} levels`;
+
 const EVENT_NAMES: Record<'response' | 'decline', Record<string, EventName>> = {
 	response: { created: 'response', updated: 'responseUpdated' },
 	decline: { created: 'decline' },
@@ -126,6 +134,7 @@ function bracketFields(text: string): IDataObject {
 		const match = KEY.exec(key);
 		if (!match) throw new UnreadableDelivery(`The field name "${key}" is not a bracket key`);
 		const path = [match[1], ...[...match[2].matchAll(/\[([^[\]]+)\]/g)].map((part) => part[1])];
+		if (path.length > MAX_NESTING) throw new UnreadableDelivery(TOO_DEEP);
 		let target = fields;
 		for (const part of path.slice(0, -1)) {
 			const next = own(target, part) ?? put(target, part, {});
@@ -148,7 +157,20 @@ function jsonFields(text: string): IDataObject {
 	const parsed = jsonParse<unknown>(text, { fallbackValue: NOT_JSON });
 	if (parsed === NOT_JSON) throw new UnreadableDelivery('The body is not valid JSON');
 	if (!isObject(parsed)) throw new UnreadableDelivery('The JSON body must be an object');
+	if (nestsDeeperThan(parsed, MAX_NESTING)) throw new UnreadableDelivery(TOO_DEEP);
 	return parsed;
+}
+
+/** Whether objects and arrays nest deeper than `levels` in `value`, found without recursion. */
+function nestsDeeperThan(value: unknown, levels: number): boolean {
+	const pending: Array<[unknown, number]> = [[value, 1]];
+	for (let next = pending.pop(); next; next = pending.pop()) {
+		const [container, depth] = next;
+		if (typeof container !== 'object' || container === null) continue;
+		if (depth > levels) return true;
+		for (const child of Object.values(container)) pending.push([child, depth + 1]);
+	}
+	return false;
 }
 
 /** Form values are all strings; JSON's may already be typed. Each reader takes both. */

@@ -30,7 +30,7 @@ import {
 } from '../events';
 import { readResponseFilter } from '../events/responseFilter';
 import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
-import { forgetKey, forgetNode, noteKey } from './deliveryMemory';
+import { forgetNode, noteKey, noteStarting, whenStarted } from './deliveryMemory';
 import { checkSignature } from './signature';
 
 /** The Options' defaults, as the node's description shows them. */
@@ -92,26 +92,33 @@ async function readCredential(
 /**
  * The scale a delivery is judged on: the one its `survey_mode` names, which is the service's word
  * for this very response, else the credential's Survey Type. `warning` says when they disagree. A
- * CSAT delivery does not say its scale: the credential's when it is CSAT, else 1–5 unless the
- * score is above 5.
+ * CSAT delivery does not say its scale: the credential's when it is CSAT and the score fits it,
+ * else 1–5 unless the score is above 5 (a score of 8 comes only from a CSAT 1–10 account).
  */
 function deliveryScale(
 	credential: SurveyScale,
 	delivery: Delivery,
 ): { scale: SurveyScale; warning?: string } {
-	const mode = delivery.surveyMode;
-	if (mode === undefined || mode.toUpperCase() === credential.mode) return { scale: credential };
-	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode.toUpperCase());
+	// A decline has no score: any scale of its type fits it.
+	const { score } = delivery.record;
+	const mode = delivery.surveyMode?.toUpperCase() ?? credential.mode;
+	const named = Object.values(SURVEY_SCALES).filter((scale) => scale.mode === mode);
 	if (named.length === 0)
 		return {
 			scale: credential,
-			warning: `survey_mode "${mode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
+			warning: `survey_mode "${delivery.surveyMode}" is not NPS, CSAT or CES: scored on the credential's Survey Type, ${credential.label}`,
 		};
-	const scale =
-		named.find((candidate) => Number(delivery.record.score) <= candidate.max) ?? named[0];
+	const fits = (scale: SurveyScale) =>
+		typeof score !== 'number' || (score >= scale.min && score <= scale.max);
+	if (mode === credential.mode && fits(credential)) return { scale: credential };
+	const scale = named.find(fits) ?? named[named.length - 1];
+	const what =
+		mode === credential.mode
+			? `score ${score} is outside the credential's Survey Type, ${credential.label}`
+			: `survey_mode is ${delivery.surveyMode}, but the credential's Survey Type is ${credential.label}`;
 	return {
 		scale,
-		warning: `survey_mode is ${mode}, but the credential's Survey Type is ${credential.label}: scored on ${scale.label}; set Survey Type in the "Wootric API" credential to the account's survey`,
+		warning: `${what}: scored on ${scale.label}; set Survey Type in the "Wootric API" credential to the account's survey`,
 	};
 }
 
@@ -200,15 +207,16 @@ function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] 
 
 /**
  * n8n 2.x answers a webhook of responseMode onReceived once its execution is stored and queued, and
- * answers an error (500) when that fails; the service then delivers it again. The keys the delivery
- * noted are taken back out of the memory when the answer goes, so that the retry starts the
- * workflow. (n8n 1.x answers before it stores the execution, so there a failure to store it loses
- * the event whatever the node does.)
+ * answers an error (500) when that fails, or drops the connection; the service then delivers it
+ * again. Whether it started is known when the answer goes (n8n 1.x answers before it stores the
+ * execution, so there a failure to store it loses the event whatever the node does).
  */
-function forgetIfNotStarted(context: IWebhookFunctions, node: string, keys: string[]) {
+function whenAnswered(context: IWebhookFunctions): Promise<boolean> {
 	const response = context.getResponseObject();
-	response.once('finish', () => {
-		if (response.statusCode >= 300) for (const key of keys) forgetKey(node, key);
+	return new Promise((resolve) => {
+		response.once('finish', () => resolve(response.statusCode < 300));
+		// After 'finish' this changes nothing; before it, the connection went unanswered.
+		response.once('close', () => resolve(false));
 	});
 }
 
@@ -259,14 +267,23 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 	const expires = Math.max(now, sentAt) + settings.maxAgeMs;
 	// Every candidate is noted: a repeat of this delivery starts nothing, and one that completed a
 	// new response is not a Response Updated too.
-	const fresh = candidates(delivery, settings)
-		.map((name) => [name, idempotencyKey(name, delivery.record)] as const)
-		.filter(([, key]) => noteKey(node, key, expires, now));
+	const keyed = candidates(delivery, settings).map(
+		(name) => [name, idempotencyKey(name, delivery.record)] as const,
+	);
+	const noteFresh = () => keyed.filter(([, key]) => noteKey(node, key, expires, now));
+	let fresh = noteFresh();
+	// A copy of a delivery whose execution is still starting is told nothing until that is known:
+	// where it did not start, this copy starts it, as the service will not send it again.
+	const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
+	if (fresh.length === 0 && starting.length > 0) {
+		await Promise.all(starting);
+		fresh = noteFresh();
+	}
 	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
-	forgetIfNotStarted(
-		context,
+	noteStarting(
 		node,
 		fresh.map(([, key]) => key),
+		whenAnswered(context),
 	);
 	const [[event, key]] = fresh;
 	const json = eventJson(event, delivery.record, settings.fields, key);
