@@ -91,11 +91,18 @@ export const delay = (milliseconds: number) =>
 export async function waitFor<T>(
 	what: string,
 	probe: () => Promise<T | undefined> | T | undefined,
-	options: { timeoutMs: number; intervalMs?: number; describe?: () => string },
+	options: {
+		timeoutMs: number;
+		intervalMs?: number;
+		describe?: () => string;
+		/** Gives up, with its reason, once this aborts. */
+		stopped?: AbortSignal;
+	},
 ): Promise<T> {
 	const deadline = Date.now() + options.timeoutMs;
 	let lastError: unknown;
 	for (;;) {
+		options.stopped?.throwIfAborted();
 		try {
 			const value = await probe();
 			if (value !== undefined) return value;

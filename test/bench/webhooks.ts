@@ -212,7 +212,7 @@ export async function webhookSideBySide(
 			const deliveries = responses.map((response) => responseWebhook(fake, response));
 			const cpuBefore = cpuMs(n8nPid);
 			const isolatesBefore = await isolatesAcquired(baseUrl);
-			const answers = await postAll(url, deliveries, load.connections);
+			const answers = await postAll(url, deliveries, { connections: load.connections });
 			const refused = answers.filter((answer) => answer.status !== 200);
 			if (refused.length > 0)
 				throw new Error(

@@ -409,12 +409,12 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 
 		step(
 			'a burst of signed webhooks posted at once to the main (1,000; 300 in the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
-			async () => {
+			async (stopped) => {
 				const burstWorkflow = [SCENARIO_WORKFLOWS.burst.id];
 				const startedBefore = (await executionsPerWorker(burstWorkflow)).map((ids) => ids.size);
 
 				const count = burstSize();
-				const figures = await webhooks.burst(count, 300_000);
+				const figures = await webhooks.burst(count, 300_000, stopped);
 
 				const perWorker = (await executionsPerWorker(burstWorkflow)).map(
 					(ids, index) => ids.size - startedBefore[index],
@@ -430,8 +430,8 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 
 		step(
 			'100 webhooks with a bad signature are answered 401 by the main and queue nothing',
-			async () => {
-				refused = await webhooks.badSignatures(100);
+			async (stopped) => {
+				refused = await webhooks.badSignatures(100, stopped);
 			},
 			60_000,
 		);
@@ -453,8 +453,8 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 
 		step(
 			'the refused ones signed right, each delivered twice at once and once more, run once each',
-			async () => {
-				await webhooks.duplicates(refused ?? webhooks.newResponses(100), 180_000);
+			async (stopped) => {
+				await webhooks.duplicates(refused ?? webhooks.newResponses(100), 180_000, stopped);
 			},
 			5 * 60_000,
 		);

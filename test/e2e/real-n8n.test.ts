@@ -919,8 +919,8 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 
 	step(
 		'published, a burst of signed webhooks posted at once (1,000; 300 in the version checks) starts an execution for each, all succeed, and open one ticket per response',
-		async () => {
-			const figures = await scenarios.burst(burstSize(), 180_000);
+		async (stopped) => {
+			const figures = await scenarios.burst(burstSize(), 180_000, stopped);
 
 			process.stderr.write(
 				`[e2e] ${recordBurst('one process', demo.runtime.n8nVersion, figures)}\n`,
@@ -931,15 +931,15 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 
 	step(
 		'published, 100 webhooks with a bad signature (none, another secret, a changed body, sha256) are answered 401 and start nothing',
-		async () => {
-			refused = await scenarios.badSignatures(100);
+		async (stopped) => {
+			refused = await scenarios.badSignatures(100, stopped);
 		},
 	);
 
 	step(
 		'published, the refused ones signed right, each delivered twice at once and once more, start one execution and open one ticket each',
-		async () => {
-			await scenarios.duplicates(refused ?? scenarios.newResponses(100), 120_000);
+		async (stopped) => {
+			await scenarios.duplicates(refused ?? scenarios.newResponses(100), 120_000, stopped);
 		},
 	);
 });

@@ -37,12 +37,16 @@ export interface E2eSuiteSetup {
 	stopTimeoutMs: number;
 }
 
+/** A step's time unless it says otherwise (jest.e2e.config.js's testTimeout). */
+const STEP_TIMEOUT_MS = 120_000;
+
 /**
  * Registers the start-up and tear-down every e2e suite shares: beforeAll makes a work folder,
  * starts the fake Wootric API seeded with the demo data and the ticket endpoint, then `start`s n8n;
  * afterAll stops them all and removes the work folder, unless a step or the start failed (then it
- * is kept for a look). Returns `step`: it(), but a failure also shows the end of n8n's logs, and a
- * step outside E2E_SCOPE is skipped (scripts/e2e/version-checks.ts).
+ * is kept for a look). Returns `step`: it(), but a failure also shows the end of n8n's logs, what
+ * the step started is told to stop when it ends, and a step outside E2E_SCOPE is skipped
+ * (scripts/e2e/version-checks.ts).
  */
 export function e2eSuite(setup: E2eSuiteSetup) {
 	let workFolder: string | undefined;
@@ -84,18 +88,33 @@ export function e2eSuite(setup: E2eSuiteSetup) {
 		else rmSync(workFolder, { recursive: true, force: true });
 	}, setup.stopTimeoutMs);
 
-	function step(name: string, body: () => Promise<void>, timeoutMs?: number): void {
+	function step(
+		name: string,
+		body: (stopped: AbortSignal) => Promise<void>,
+		timeoutMs = STEP_TIMEOUT_MS,
+	): void {
 		(stepRuns(setup.label, name) ? it : it.skip)(
 			name,
 			async () => {
+				// What a step started stops with it: `stopped` aborts when it ends, and a second before
+				// jest would give up on it (jest leaves a timed-out body running), so that a step that
+				// failed leaves the next one a machine not still busy with its load.
+				const stop = new AbortController();
+				const timer = setTimeout(
+					() => stop.abort(new Error(`The step ran out of its ${timeoutMs / 1000} s`)),
+					timeoutMs - 1_000,
+				);
 				try {
-					await body();
+					await body(stop.signal);
 				} catch (error) {
 					failed = true;
 					// jest prints the message of any error it is given, with its diff and code frame.
 					const logTails = setup.logTails();
 					if (error instanceof Error && logTails) error.message += `\n\n${logTails}`;
 					throw error;
+				} finally {
+					clearTimeout(timer);
+					stop.abort();
 				}
 			},
 			timeoutMs,

@@ -8,6 +8,7 @@
 import { createHmac } from 'node:crypto';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 
 import { ExecutionStatusList } from 'n8n-workflow';
 
@@ -148,6 +149,7 @@ const RETRY_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
 async function postOnce(
 	url: string,
 	{ body, contentType, signature }: Delivery,
+	stopped?: AbortSignal,
 ): Promise<{ status: number; message: string }> {
 	const response = await fetch(url, {
 		method: 'POST',
@@ -156,6 +158,7 @@ async function postOnce(
 			...(signature === undefined ? {} : { 'x-wootric-signature': signature }),
 		},
 		body,
+		signal: stopped,
 	});
 	const text = await response.text();
 	let message = text;
@@ -167,18 +170,23 @@ async function postOnce(
 	return { status: response.status, message };
 }
 
-/** One delivery, tried again after each 5xx or failed connection while RETRY_WAITS_MS lasts. */
-async function post(url: string, delivery: Delivery): Promise<Answer> {
+/**
+ * One delivery, tried again after each 5xx or failed connection while RETRY_WAITS_MS lasts; given
+ * up, with the reason, once `stopped` aborts.
+ */
+async function post(url: string, delivery: Delivery, stopped?: AbortSignal): Promise<Answer> {
 	const sentAt = Date.now();
 	for (let attempts = 1; ; attempts++) {
-		const answer = await postOnce(url, delivery).catch((error: Error) => ({
+		stopped?.throwIfAborted();
+		const answer = await postOnce(url, delivery, stopped).catch((error: Error) => ({
 			status: 0,
 			message: `no answer: ${error.message}`,
 		}));
+		stopped?.throwIfAborted();
 		const wait = RETRY_WAITS_MS[attempts - 1];
 		if ((answer.status !== 0 && answer.status < 500) || wait === undefined)
 			return { responseId: delivery.responseId, sentAt, attempts, ...answer };
-		await new Promise((resolve) => setTimeout(resolve, wait));
+		await delay(wait, undefined, { signal: stopped });
 	}
 }
 
@@ -202,14 +210,22 @@ async function inTurn<T, R>(
 
 /**
  * Posts the deliveries all due at once, in order, over `connections` connections (each takes the
- * next delivery when its answer came), and collects the answers in the deliveries' order.
+ * next delivery when its answer came), and collects the answers in the deliveries' order. Once
+ * `stopped` aborts (the step that posts them ended), nothing more is sent and it fails.
  */
 export async function postAll(
 	url: string,
 	deliveries: Delivery[],
-	connections = SENDER_CONNECTIONS,
+	{
+		connections = SENDER_CONNECTIONS,
+		stopped,
+	}: { connections?: number; stopped?: AbortSignal } = {},
 ): Promise<Answer[]> {
-	return await inTurn(deliveries, connections, async (delivery) => await post(url, delivery));
+	return await inTurn(
+		deliveries,
+		connections,
+		async (delivery) => await post(url, delivery, stopped),
+	);
 }
 
 /** p50 and p95 by the nearest-rank method (the value at or below which that share of them lie). */
@@ -371,6 +387,7 @@ export class WebhookScenarios {
 		before: ExecutionCounts,
 		count: number,
 		timeoutMs: number,
+		stopped?: AbortSignal,
 	): Promise<ExecutionCounts> {
 		const { rest } = this.target();
 		let started = 0;
@@ -388,6 +405,7 @@ export class WebhookScenarios {
 				timeoutMs,
 				intervalMs: 1_000,
 				describe: () => `New executions so far: ${started}, ${unfinished} of them not ended`,
+				stopped,
 			},
 		);
 		const after = await this.executionCounts(workflow);
@@ -399,6 +417,7 @@ export class WebhookScenarios {
 		workflow: WorkflowFile,
 		responses: SurveyResponse[],
 		timeoutMs: number,
+		stopped?: AbortSignal,
 	): Promise<void> {
 		try {
 			await waitFor(
@@ -408,6 +427,7 @@ export class WebhookScenarios {
 					timeoutMs,
 					intervalMs: 500,
 					describe: () => `Tickets so far: ${this.ticketsFor(responses).length}`,
+					stopped,
 				},
 			);
 		} catch (error) {
@@ -435,17 +455,17 @@ export class WebhookScenarios {
 	 * execution succeeds, and the ticket endpoint gets exactly one ticket per response, from its
 	 * execution.
 	 */
-	async burst(count: number, timeoutMs: number): Promise<BurstFigures> {
+	async burst(count: number, timeoutMs: number, stopped?: AbortSignal): Promise<BurstFigures> {
 		const workflow = SCENARIO_WORKFLOWS.burst;
 		await this.publish(workflow);
 		const responses = this.newResponses(count);
 		const deliveries = responses.map((response) => responseWebhook(this.target().fake, response));
 		const before = await this.executionCounts(workflow);
 
-		const answers = await postAll(this.productionUrlOf(workflow), deliveries);
+		const answers = await postAll(this.productionUrlOf(workflow), deliveries, { stopped });
 		expect(answers.filter((answer) => answer.status !== 200)).toEqual([]);
-		await this.ticketsArrived(workflow, responses, timeoutMs);
-		const started = await this.newExecutions(workflow, before, count, timeoutMs);
+		await this.ticketsArrived(workflow, responses, timeoutMs, stopped);
+		const started = await this.newExecutions(workflow, before, count, timeoutMs, stopped);
 
 		expect(counted('executions', started.all)).toEqual(counted('executions', count));
 		expect(counted('succeeded', started.succeeded)).toEqual(counted('succeeded', count));
@@ -503,7 +523,7 @@ export class WebhookScenarios {
 	 * `count` new responses, their webhooks posted at once, each failing the signature check in one
 	 * of four ways: every one answered 401, no execution, no ticket. Returns the responses.
 	 */
-	async badSignatures(count: number): Promise<SurveyResponse[]> {
+	async badSignatures(count: number, stopped?: AbortSignal): Promise<SurveyResponse[]> {
 		const workflow = SCENARIO_WORKFLOWS.badSignatures;
 		await this.publish(workflow);
 		const responses = this.newResponses(count);
@@ -512,7 +532,7 @@ export class WebhookScenarios {
 		);
 		const before = await this.executionCounts(workflow);
 
-		const answers = await postAll(this.productionUrlOf(workflow), deliveries);
+		const answers = await postAll(this.productionUrlOf(workflow), deliveries, { stopped });
 
 		expect(answers.filter((answer) => answer.status !== 401)).toEqual([]);
 		expect(answers.filter((answer) => !answer.message.startsWith('X-Wootric-Signature'))).toEqual(
@@ -528,7 +548,11 @@ export class WebhookScenarios {
 	 * Each response's webhook delivered twice at once, then once more after the executions ended:
 	 * one execution and one ticket per response, the repeats answered "nothing to start".
 	 */
-	async duplicates(responses: SurveyResponse[], timeoutMs: number): Promise<void> {
+	async duplicates(
+		responses: SurveyResponse[],
+		timeoutMs: number,
+		stopped?: AbortSignal,
+	): Promise<void> {
 		const workflow = SCENARIO_WORKFLOWS.duplicates;
 		await this.publish(workflow);
 		const url = this.productionUrlOf(workflow);
@@ -539,18 +563,25 @@ export class WebhookScenarios {
 		const twice = await postAll(
 			url,
 			deliveries.flatMap((delivery) => [delivery, delivery]),
+			{ stopped },
 		);
 		expect(twice.filter((answer) => answer.status !== 200)).toEqual([]);
-		await this.ticketsArrived(workflow, responses, timeoutMs);
-		await this.newExecutions(workflow, before, responses.length, timeoutMs);
-		const again = await postAll(url, deliveries);
+		await this.ticketsArrived(workflow, responses, timeoutMs, stopped);
+		await this.newExecutions(workflow, before, responses.length, timeoutMs, stopped);
+		const again = await postAll(url, deliveries, { stopped });
 		expect(again.filter((answer) => answer.status !== 200)).toEqual([]);
 
 		const repeats = [...twice, ...again].filter((answer) => answer.message === NOTHING_TO_START);
 		expect(counted('repeats answered "nothing to start"', repeats.length)).toEqual(
 			counted('repeats answered "nothing to start"', 2 * responses.length),
 		);
-		const started = await this.newExecutions(workflow, before, responses.length, timeoutMs);
+		const started = await this.newExecutions(
+			workflow,
+			before,
+			responses.length,
+			timeoutMs,
+			stopped,
+		);
 		expect(started).toEqual({ all: responses.length, succeeded: responses.length });
 		const ticketedIds = this.ticketsFor(responses).map((ticket) =>
 			Number(ticket.fields.wootric_response_id),
