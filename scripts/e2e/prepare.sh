@@ -25,20 +25,26 @@ debian_log=$(mktemp)
 debian >"$debian_log" &
 debian_pid=$!
 
-# The pinned version first, whole; then the others side by side, each seeded with its packages
-# (provision.sh), which leaves them mostly waiting on the registry.
+# All versions side by side: the others resolve their trees meanwhile, then wait for the pinned one
+# to seed them with its packages (provision.sh), so that they unpack only what differs.
 versions() { node -p "const v = require('./n8n-versions.json'); $1"; }
 pinned=$(versions 'v.pinned')
-E2E_N8N_VERSION=$pinned timed "Node 24 and n8n $pinned" bash provision.sh
-others=()
-for version in $(versions "v.matrix.filter((version) => version !== v.pinned).join(' ')"); do
+provisions=()
+provision() {
+	local log
 	log=$(mktemp)
-	E2E_N8N_VERSION=$version timed "Node 24 and n8n $version (seeded, side by side)" bash provision.sh >"$log" &
-	others+=("$!:$log")
+	E2E_N8N_VERSION=$1 E2E_SEED_VERSION=${2:-} timed "Node 24 and n8n $1${2:+ (seeded with $2)}" bash provision.sh >"$log" &
+	provisions+=("$!:$log")
+}
+provision "$pinned"
+# The pinned one's provisioning takes its lock at once: a moment, so that the others find it held.
+sleep 2
+for version in $(versions "v.matrix.filter((version) => version !== v.pinned).join(' ')"); do
+	provision "$version" "$pinned"
 done
 
 status=0
-for other in "${others[@]}" "$debian_pid:$debian_log"; do
+for other in "${provisions[@]}" "$debian_pid:$debian_log"; do
 	wait "${other%%:*}" || status=$?
 	cat "${other#*:}"
 	rm -f "${other#*:}"

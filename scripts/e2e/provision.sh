@@ -59,6 +59,13 @@ echo "$HOST_PACKAGE" >package.json
 n8n_npm() { PATH="$NODE_BIN:$PATH" npm --no-audit --no-fund --omit=dev --ignore-scripts "$@" >&2; }
 # First the tree this version resolves to, afresh, as on any machine (a lockfile, nothing unpacked).
 n8n_npm install --package-lock-only --save-exact "n8n@$N8N_VERSION"
+# prepare.sh provisions the pinned version beside this one and names it (E2E_SEED_VERSION): with this
+# version's tree resolved, wait until that one is finished (its lock is held meanwhile), to seed from it.
+if [ -n "${E2E_SEED_VERSION:-}" ]; then
+	exec 8>>"$CACHE_ROOT/n8n-$E2E_SEED_VERSION-node-$NODE_VERSION.lock"
+	flock -s 8
+	exec 8>&-
+fi
 # Another n8n version's finished folder, of the same major version where there is one, seeds the
 # install: its packages, hard-linked, are what npm finds installed, so that it fetches and unpacks
 # only those of the lockfile that differ. npm replaces a package by a new folder and never writes
