@@ -59,6 +59,40 @@ echo "$HOST_PACKAGE" >package.json
 n8n_npm() { PATH="$NODE_BIN:$PATH" npm --no-audit --no-fund --omit=dev --ignore-scripts "$@" >&2; }
 # First the tree this version resolves to, afresh, as on any machine (a lockfile, nothing unpacked).
 n8n_npm install --package-lock-only --save-exact "n8n@$N8N_VERSION"
+
+# sqlite3's binding depends only on its own version and Node's. A finished folder of another n8n
+# version with the same two lends its build; else it is built aside, from the version the lockfile
+# names, while the rest unpacks (a build takes a core about two minutes).
+SQLITE3_VERSION=$(node -p 'require("./package-lock.json").packages["node_modules/sqlite3"].version')
+BINDING=build/Release/node_sqlite3.node
+lendable_binding() {
+	local other lent
+	for other in "$CACHE_ROOT"/n8n-*-node-"$NODE_VERSION"; do
+		lent="$other/n8n/node_modules/sqlite3"
+		if [ -f "$other/.ready" ] && [ -f "$lent/$BINDING" ] &&
+			[ "$(node -p 'require(process.argv[1]).version' "$lent/package.json")" = "$SQLITE3_VERSION" ]; then
+			echo "$lent/$BINDING"
+			return
+		fi
+	done
+}
+# Builds sqlite3 $SQLITE3_VERSION in the folder $1 (a subshell: the caller stays where it is).
+build_aside() (
+	mkdir -p "$1"
+	cd "$1"
+	echo '{ "name": "sqlite3-build", "private": true }' >package.json
+	PATH="$NODE_BIN:$PATH" npm install --no-audit --no-fund --ignore-scripts --save-exact "sqlite3@$SQLITE3_VERSION"
+	# build_from_source: skip sqlite3's attempt to download a prebuilt binary (no outbound calls).
+	PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HEADERS" npm_config_build_from_source=true \
+		npm rebuild --ignore-scripts=false sqlite3
+)
+aside_pid=""
+# A version seeded by another (E2E_SEED_VERSION) gets that one's build.
+if [ -z "${E2E_SEED_VERSION:-}" ] && [ -z "$(lendable_binding)" ]; then
+	log "building sqlite3 $SQLITE3_VERSION against the Node $NODE_VERSION headers, aside"
+	build_aside "$WORK/sqlite3-build" >&2 &
+	aside_pid=$!
+fi
 # prepare.sh provisions the pinned version beside this one and names it (E2E_SEED_VERSION): with this
 # version's tree resolved, wait until that one is finished (its lock is held meanwhile), to seed from it.
 if [ -n "${E2E_SEED_VERSION:-}" ]; then
@@ -87,27 +121,28 @@ else
 fi
 n8n_npm install
 
-# sqlite3's binding depends only on its own version and Node's: where the seed's sqlite3 was kept, its
-# build came along; else a folder of another n8n version with the same two lends its build (a build
-# takes a core about two minutes).
+# The binding: the seed's, where its sqlite3 was kept; else the one built aside; else a lent one; else
+# built here.
 SQLITE3="$WORK/n8n/node_modules/sqlite3"
-SQLITE3_VERSION=$(node -p 'require(process.argv[1]).version' "$SQLITE3/package.json")
-BINDING=build/Release/node_sqlite3.node
-for other in "$CACHE_ROOT"/n8n-*-node-"$NODE_VERSION"; do
-	[ ! -f "$SQLITE3/$BINDING" ] || break
-	lent="$other/n8n/node_modules/sqlite3"
-	if [ -f "$other/.ready" ] && [ -f "$lent/$BINDING" ] &&
-		[ "$(node -p 'require(process.argv[1]).version' "$lent/package.json")" = "$SQLITE3_VERSION" ]; then
-		log "sqlite3 $SQLITE3_VERSION: the build of $(basename "$other")"
+if [ -n "$aside_pid" ]; then
+	wait "$aside_pid"
+	if [ ! -f "$SQLITE3/$BINDING" ]; then
 		mkdir -p "$SQLITE3/build/Release"
-		cp "$lent/$BINDING" "$SQLITE3/$BINDING"
+		cp "$WORK/sqlite3-build/node_modules/sqlite3/$BINDING" "$SQLITE3/$BINDING"
 	fi
-done
+	rm -rf "$WORK/sqlite3-build"
+fi
+if [ ! -f "$SQLITE3/$BINDING" ] && lent=$(lendable_binding) && [ -n "$lent" ]; then
+	log "sqlite3 $SQLITE3_VERSION: the build of ${lent%%/n8n/node_modules/*}"
+	mkdir -p "$SQLITE3/build/Release"
+	cp "$lent" "$SQLITE3/$BINDING"
+fi
 if [ ! -f "$SQLITE3/$BINDING" ]; then
-	# build_from_source: skip sqlite3's attempt to download a prebuilt binary (no outbound calls needed).
 	log "building sqlite3 $SQLITE3_VERSION against the Node $NODE_VERSION headers"
-	PATH="$NODE_BIN:$PATH" npm_config_nodedir="$NODE_HEADERS" npm_config_build_from_source=true \
-		npm rebuild --ignore-scripts=false sqlite3 >&2
+	build_aside "$WORK/sqlite3-build" >&2
+	mkdir -p "$SQLITE3/build/Release"
+	cp "$WORK/sqlite3-build/node_modules/sqlite3/$BINDING" "$SQLITE3/$BINDING"
+	rm -rf "$WORK/sqlite3-build"
 fi
 "$NODE_BIN/node" -e 'require(process.argv[1])' "$SQLITE3" >&2
 
