@@ -48,15 +48,23 @@ describe('the e2e webhook sender', () => {
 
 	it('sends nothing more once its step ended, and fails with the reason', async () => {
 		const stop = new AbortController();
-		const posting = postAll(url, deliveries(1_000), { connections: 5, stopped: stop.signal });
+		const connections = 5;
+		const posting = postAll(url, deliveries(1_000), { connections, stopped: stop.signal });
 		await delay(200);
 
 		stop.abort(new Error('The step ran out of its 5 s'));
+		const atTheStop = received;
 
 		await expect(posting).rejects.toThrow('The step ran out of its 5 s');
-		const atTheEnd = received;
-		await delay(300);
-		expect(received).toBe(atTheEnd);
+		// What was already on its way may still arrive, on a busy machine late: at most one a
+		// connection. Then nothing more.
+		let settled = -1;
+		for (let tries = 0; tries < 20 && settled !== received; tries++) {
+			settled = received;
+			await delay(250);
+		}
+		expect(received).toBe(settled);
+		expect(received).toBeLessThanOrEqual(atTheStop + connections);
 		expect(received).toBeLessThan(100);
 	});
 });
