@@ -93,33 +93,38 @@ describe('deliveryMemory', () => {
 	/** A moment after every key the tests before noted has expired: they count for nothing. */
 	const afterTheOthers = (days: number) => now + days * 24 * 60 * MINUTE;
 
-	it('expired keys noted after a longer-lived one go before it, and before any live key', () => {
+	const WEEK = 7 * 24 * 60 * MINUTE;
+	/**
+	 * At `now`, one key of a node with a 7-day Max Age, then the bound's worth of another node's
+	 * keys with a one-hour Max Age.
+	 */
+	function weeklyThenHourly(now: number): { weekly: string; hourly: string } {
 		const [weekly, hourly] = [nodeKey('weekly'), nodeKey('hourly')];
-		const week = 7 * 24 * 60 * MINUTE;
-		const now = afterTheOthers(30);
-		noteKey(weekly, 'response:1', now + week, now);
+		noteKey(weekly, 'response:1', now + WEEK, now);
 		for (let id = 0; id < MAX_ENTRIES; id++)
 			noteKey(hourly, `response:${id}`, now + 60 * MINUTE, now);
+		return { weekly, hourly };
+	}
+
+	it('expired keys noted after a longer-lived one go before it, and before any live key', () => {
+		const now = afterTheOthers(30);
+		const { weekly, hourly } = weeklyThenHourly(now);
 		const later = now + 61 * MINUTE;
 
 		for (let id = 0; id < 100; id++)
 			noteKey(hourly, `response:late-${id}`, later + 60 * MINUTE, later);
 
 		expect(rememberedKeys()).toBe(1 + 100);
-		expect(noteKey(weekly, 'response:1', now + week, later)).toBe(false);
+		expect(noteKey(weekly, 'response:1', now + WEEK, later)).toBe(false);
 		expect(noteKey(hourly, 'response:late-0', later + 60 * MINUTE, later)).toBe(false);
 	});
 
 	it('beyond the bound of live keys, the one closest to its expiry goes first', () => {
-		const [weekly, hourly] = [nodeKey('weekly'), nodeKey('hourly')];
-		const week = 7 * 24 * 60 * MINUTE;
 		const now = afterTheOthers(60);
-		noteKey(weekly, 'response:1', now + week, now);
-		for (let id = 0; id < MAX_ENTRIES; id++)
-			noteKey(hourly, `response:${id}`, now + 60 * MINUTE, now);
+		const { weekly, hourly } = weeklyThenHourly(now);
 
 		expect(rememberedKeys()).toBe(MAX_ENTRIES);
-		expect(noteKey(weekly, 'response:1', now + week, now)).toBe(false);
+		expect(noteKey(weekly, 'response:1', now + WEEK, now)).toBe(false);
 		expect(noteKey(hourly, `response:${MAX_ENTRIES - 1}`, now + 60 * MINUTE, now)).toBe(false);
 		expect(noteKey(hourly, 'response:0', now + 60 * MINUTE, now)).toBe(true);
 	});

@@ -274,10 +274,12 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 	let fresh = noteFresh();
 	// A copy of a delivery whose execution is still starting is told nothing until that is known:
 	// where it did not start, this copy starts it, as the service will not send it again.
-	const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
-	if (fresh.length === 0 && starting.length > 0) {
-		await Promise.all(starting);
-		fresh = noteFresh();
+	if (fresh.length === 0) {
+		const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
+		if (starting.length > 0) {
+			await Promise.all(starting);
+			fresh = noteFresh();
+		}
 	}
 	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
 	noteStarting(
