@@ -240,6 +240,7 @@ describe('a new user in the editor', () => {
 			);
 			await editor.openNodeEntry(triggerName(new WootricTrigger().description));
 			await editor.chooseAction('On response created');
+			await editor.waitForNodeCredential();
 			await page.getByTestId('trigger-execute-button').click();
 			await editor.waitForOutputItems(1);
 			await page.getByTestId('ndv-close-button').click();
@@ -268,6 +269,7 @@ describe('a new user in the editor', () => {
 			);
 			// n8n names a new node after its operation's action.
 			await editor.waitForNodeName('Get many responses');
+			await editor.waitForNodeCredential();
 			await editor.ndv.getByTestId('node-execute-button').click();
 			await editor.waitForOutputItems(Math.min(50, fake.account.responses.size));
 			await editor.waitForNoNodeIssues();
@@ -348,6 +350,7 @@ describe('a new user in the editor', () => {
 		await editor.searchNodes('Wootric');
 		await editor.openNodeEntry(triggerName(new WootricWebhookTrigger().description));
 		await editor.chooseAction('On response created');
+		await editor.waitForNodeCredential();
 		// The URLs first: while listening, n8n covers the parameters (and the URLs among them).
 		await ndv.getByText('Webhook URLs').click();
 		const testUrl = (await ndv.innerText()).match(

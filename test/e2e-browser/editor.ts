@@ -191,6 +191,37 @@ export class Editor {
 		await this.actionEntry(action).click();
 	}
 
+	/**
+	 * Waits until the open node has its credential. n8n fills in the user's credential when a node is
+	 * added, but under load a moment later (it refreshes which credentials the workflow may use once
+	 * the workflow is saved), and a run before that goes without one. A user then picks it: so does
+	 * this, after 10 s.
+	 */
+	async waitForNodeCredential(): Promise<void> {
+		const select = this.ndv.getByTestId('node-credentials-select').first();
+		const input = select.locator('input').first();
+		const filledWithin = async (ms: number) => {
+			for (
+				const deadline = Date.now() + ms;
+				Date.now() < deadline;
+				await this.page.waitForTimeout(200)
+			)
+				if ((await input.inputValue()) !== '') return true;
+			return false;
+		};
+		await input.waitFor();
+		if (await filledWithin(10_000)) return;
+		await select.click();
+		await this.page
+			.locator(
+				'[data-test-id^="node-credentials-select-item-"]:not([data-test-id$="-item-new"]):not([data-test-id$="-n8n-credits"])',
+			)
+			.first()
+			.click();
+		if (!(await filledWithin(10_000)))
+			throw new Error("The node's credential is still empty after picking it");
+	}
+
 	/** Waits until the open node's title reads `name`: n8n renames a node a moment after a change. */
 	async waitForNodeName(name: string): Promise<void> {
 		await this.ndv
