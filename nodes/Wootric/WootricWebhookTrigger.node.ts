@@ -9,14 +9,13 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 
 import { MAIN_FIELDS_VERSION } from './events';
 import {
+	completeAfterField,
 	eventsField,
 	RESPONSE_FILTERS,
 	SIMPLIFY_OPTIONS,
-	whileWatching,
 } from './events/responseFilter';
 import { optionsCollection } from './helpers/fields';
 import {
-	DEFAULT_COMPLETE_AFTER_MINUTES,
 	DEFAULT_MAX_AGE_MINUTES,
 	forgetTestDeliveries,
 	receiveWebhook,
@@ -79,18 +78,9 @@ export class WootricWebhookTrigger implements INodeType {
 						'Ignore webhooks Wootric sent longer ago than this (e.g. an old one sent again); the polling Wootric Trigger can catch up on what n8n missed. While n8n runs, a webhook repeated within this time starts the workflow once.',
 				},
 				...SIMPLIFY_OPTIONS,
-				{
-					displayName: 'Treat as Complete After (Minutes)',
-					name: 'completeAfterMinutes',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 24 * 60 },
-					default: DEFAULT_COMPLETE_AFTER_MINUTES,
-					description:
-						'Only with the filter Only With a Comment: a comment given this long after the score or sooner still makes a Response Created; a later one is a Response Updated',
-					// Only With a Comment is in Filters: n8n cannot show a field by another collection's
-					// value when it runs the workflow (it would drop the field), so only Events decides.
-					displayOptions: whileWatching(['response']),
-				},
+				completeAfterField(
+					'A webhook tells when a change was made by its updated_at, else by its timestamp',
+				),
 			]),
 		],
 	};

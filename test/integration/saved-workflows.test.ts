@@ -412,6 +412,12 @@ describe('saved workflows run unchanged against the API', () => {
 					text: 'Support never answered',
 					nps_category: 'detractor',
 				}),
+				// Its Response Updated too, under its own key (the rule both triggers share).
+				expect.objectContaining({
+					event: 'responseUpdated',
+					id: commentedLater.id,
+					text: 'Support never answered',
+				}),
 			]);
 			// The trigger only receives: it asks the API nothing.
 			expect(requestsReceived()).toEqual([]);

@@ -285,7 +285,7 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			expect(session.emitted.map((item) => item.text)).toEqual(['Slow', 'Slow, then fixed']);
 		});
 
-		it('an updated arriving before its created loses neither', async () => {
+		it('an updated arriving before its created loses neither: made within Treat as Complete After, it stands for both, and the created starts nothing', async () => {
 			const session = await start({ events: ['response', 'responseUpdated'] });
 			const response = respond();
 			const changed = update(response.id, { text: 'Thanks' });
@@ -293,8 +293,8 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			await deliverAll(session, [changed, response.created]);
 
 			expect(emitted(session)).toEqual([
-				`responseUpdated:${response.id}`,
 				`response:${response.id}`,
+				`responseUpdated:${response.id}`,
 			]);
 		});
 	});
@@ -316,7 +316,7 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			]);
 		});
 
-		it('watching Response Updated too: that update is the Response Created; a later one is a Response Updated', async () => {
+		it('watching Response Updated too: that update is the Response Created and a Response Updated; a later one a Response Updated', async () => {
 			const session = await start({
 				events: ['response', 'responseUpdated'],
 				filters: { onlyWithComment: true },
@@ -329,6 +329,7 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 
 			expect(session.emitted.map(({ event, text }) => [event, text])).toEqual([
 				['response', 'Took a while'],
+				['responseUpdated', 'Took a while'],
 				['responseUpdated', 'Took a while, but fine'],
 			]);
 		});
@@ -347,11 +348,11 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 		};
 
 		it.each<[string, string[], INodeParameters, number]>([
-			['300 s after the score (the default 5 minutes)', ['response'], {}, 300],
+			['300 s after the score (the default 5 minutes)', ['response', 'responseUpdated'], {}, 300],
 			['301 s after the score (the default 5 minutes)', ['responseUpdated'], {}, 301],
 			[
 				'30 minutes after (Treat as Complete After 30)',
-				['response'],
+				['response', 'responseUpdated'],
 				{ completeAfterMinutes: 30 },
 				1800,
 			],
@@ -394,6 +395,83 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			await deliverAll(session, [response.created, update(response.id, { completed: true })]);
 
 			expect(session.emitted).toEqual([]);
+		});
+	});
+
+	/**
+	 * A system downstream folds items by idempotency_key (the examples' ticket endpoint): what it
+	 * keeps of the items emitted, in order, wherever they were emitted.
+	 */
+	const foldedByKey = (...sessions: WebhookSession[]) => {
+		const kept = new Map<string, IDataObject>();
+		for (const item of sessions.flatMap((session) => session.emitted))
+			if (!kept.has(item.idempotency_key as string)) kept.set(item.idempotency_key as string, item);
+		return [...kept.values()].map(({ event, score, text }) => [event, score, text]);
+	};
+
+	describe('no change folded into an event the workflow has seen, whichever process it reaches', () => {
+		const both = { events: ['response', 'responseUpdated'] };
+
+		it('Only With a Comment: the comment reaches one process, a new score and comment within Treat as Complete After another; the second change is not lost in a second Response Created', async () => {
+			const parameters = { ...both, filters: { onlyWithComment: true } };
+			const [first, restarted] = [await start(parameters), await start(parameters)];
+			const response = respond({ text: null });
+			const commented = update(response.id, { text: 'Slow' });
+			const rescored = update(response.id, { score: 2, text: 'Slow and rude' });
+
+			await deliverAll(first, [response.created, commented]);
+			await deliverAll(restarted, [rescored]);
+
+			expect(foldedByKey(first, restarted)).toEqual([
+				['response', 8, 'Slow'],
+				['responseUpdated', 8, 'Slow'],
+				['responseUpdated', 2, 'Slow and rude'],
+			]);
+		});
+
+		it.each([
+			['re-scored', { score: 3 }, 3],
+			['tagged', { tags: ['billing'] }, 8],
+		])(
+			'Only With a Comment: a response with its comment %s within Treat as Complete After, at another process, reaches the workflow as a Response Updated',
+			async (_, changes, score) => {
+				const parameters = { ...both, filters: { onlyWithComment: true } };
+				const [first, restarted] = [await start(parameters), await start(parameters)];
+				const response = respond({ text: 'Fine' });
+				const changed = update(response.id, changes);
+
+				await deliverAll(first, [response.created]);
+				await deliverAll(restarted, [changed]);
+
+				expect(foldedByKey(first, restarted)).toEqual([
+					['response', 8, 'Fine'],
+					['responseUpdated', score, 'Fine'],
+				]);
+			},
+		);
+
+		it('in one process, a change within Treat as Complete After is a Response Updated only: its Response Created was emitted', async () => {
+			const session = await start(both);
+			const response = respond({ text: null });
+
+			await deliverAll(session, [response.created, update(response.id, { text: 'Why' })]);
+
+			expect(session.emitted.map(({ event, text }) => [event, text])).toEqual([
+				['response', null],
+				['responseUpdated', 'Why'],
+			]);
+		});
+
+		it('Category Detractor: a passive re-scored a detractor within Treat as Complete After is a new detractor, as the polling trigger finds it', async () => {
+			const session = await start({ ...both, filters: { categories: ['detractor'] } });
+			const response = respond({ score: 8 });
+
+			await deliverAll(session, [response.created, update(response.id, { score: 4 })]);
+
+			expect(session.emitted.map(({ event, score }) => [event, score])).toEqual([
+				['response', 4],
+				['responseUpdated', 4],
+			]);
 		});
 	});
 });

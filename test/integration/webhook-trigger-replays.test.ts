@@ -268,4 +268,70 @@ describe('Wootric Webhook Trigger: idempotency keys, Max Age and the memory’s 
 			expect(keys(session)).toEqual([`response:${stored.id}`, `response:${stored.id}`]);
 		});
 	});
+
+	describe('a change that does not say when it was made (no updated_at)', () => {
+		/** The form body of an `updated` webhook without updated_at and, `timestamp` false, without a timestamp. */
+		const withoutUpdatedAt = (changed: SurveyResponse, timestamp: boolean) => {
+			const payload = responsePayload(fake.account, changed, 'updated', fake.clock.now());
+			const form = new URLSearchParams(encodeWebhook(payload, 'form').body);
+			form.delete('response[updated_at]');
+			if (!timestamp) form.delete('timestamp');
+			return signed(fake, form.toString(), 'application/x-www-form-urlencoded');
+		};
+		const scoredHoursAgo = (hours: number) => {
+			const at = fake.clock.now() - hours * 3600;
+			return response({ text: null, createdAt: at, updatedAt: at });
+		};
+
+		it('without a timestamp either, a change made now to a response scored two hours ago is not called older than Max Age: it starts the workflow', async () => {
+			const session = await start({ events: ['responseUpdated'] });
+			const scored = scoredHoursAgo(2);
+			const changed = changeResponse(fake.account, fake.store, scored.id, { text: 'Why' });
+
+			const answer = await post(session.trigger.productionUrl, withoutUpdatedAt(changed, false));
+
+			expect(answer.text).toBe(WORKFLOW_STARTED);
+			expect(session.emitted).toEqual([
+				expect.objectContaining({ event: 'responseUpdated', id: scored.id, text: 'Why' }),
+			]);
+		});
+
+		it('two changes have two keys; a repeat of one, its key: it starts nothing', async () => {
+			const session = await start({ events: ['responseUpdated'] });
+			const scored = scoredHoursAgo(2);
+			const first = withoutUpdatedAt(
+				changeResponse(fake.account, fake.store, scored.id, { text: 'Why' }),
+				true,
+			);
+			const second = withoutUpdatedAt(
+				changeResponse(fake.account, fake.store, scored.id, { score: 1 }),
+				true,
+			);
+
+			const answers = [];
+			for (const delivery of [first, second, first])
+				answers.push((await post(session.trigger.productionUrl, delivery)).text);
+
+			expect(answers.slice(0, 2)).toEqual([WORKFLOW_STARTED, WORKFLOW_STARTED]);
+			expect(JSON.parse(answers[2])).toEqual(NOTHING_TO_START);
+			const [one, two] = keys(session) as string[];
+			expect(one).toMatch(new RegExp(`^responseUpdated:${scored.id}:v[0-9a-f]+$`));
+			expect(two).toMatch(new RegExp(`^responseUpdated:${scored.id}:v[0-9a-f]+$`));
+			expect(one).not.toBe(two);
+		});
+
+		it('with Only With a Comment, its timestamp tells whether the comment came within Treat as Complete After: sent a minute after the score, it is the Response Created', async () => {
+			const session = await start({
+				events: ['response', 'responseUpdated'],
+				filters: { onlyWithComment: true },
+			});
+			const scored = response({ text: null });
+			advanceMinutes(1);
+			const changed = changeResponse(fake.account, fake.store, scored.id, { text: 'Why' });
+
+			await post(session.trigger.productionUrl, withoutUpdatedAt(changed, true));
+
+			expect(session.emitted.map((item) => item.event)).toEqual(['response', 'responseUpdated']);
+		});
+	});
 });

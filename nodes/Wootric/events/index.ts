@@ -71,6 +71,59 @@ export function matchesFilter(
 }
 
 /**
+ * One rule for both triggers: the events one state of a response stands for, so that a workflow
+ * gets the same events, with the same keys, from either trigger and in any n8n process.
+ *
+ * - A response is new from its score until Treat as Complete After later. A state that matches the
+ *   filters stands for Response Created when it is the response's creation, or a change made in
+ *   that time (a comment given after the score, with Only With a Comment; a new score). A later
+ *   change is never a new response.
+ * - Every change that matches stands for Response Updated too, under its own key, also when it
+ *   stands for Response Created: a change never rides only on a Response Created that the workflow
+ *   may have seen already (from the other trigger, or another n8n process), where its key would fold
+ *   it away.
+ *
+ * Which states a trigger sees is its own: the webhook each one Wootric sends; the polling trigger
+ * the ones its polls read, and it takes a response it reads for the first time as new in whatever
+ * state it finds it (`firstSeen`), as it cannot know what came before.
+ */
+export interface EventRule {
+	events: EventName[];
+	filter: ResponseFilter;
+	/** Treat as Complete After, in seconds: how long after its score a response is still new. */
+	newForSeconds: number;
+}
+
+/** One state of a response, as a trigger sees it. */
+export interface ResponseState {
+	record: IDataObject;
+	/** UNIX seconds of its score (created_at). */
+	createdSecond: number;
+	/** UNIX seconds of this state (updated_at); undefined when a webhook does not say. */
+	changedSecond: number | undefined;
+	/** Whether this state is a change of the response rather than its creation. */
+	isChange: boolean;
+	/** Seen by a trigger that never saw the response before and could not (see EventRule). */
+	firstSeen?: boolean;
+}
+
+/** The events of EventRule that `state` stands for, Response Created first. */
+export function responseEvents(state: ResponseState, rule: EventRule): EventName[] {
+	const { record, createdSecond, changedSecond, isChange } = state;
+	// The API's lists leave invalidated responses out unless asked for them; so do both triggers.
+	if (record.excluded_from_calculations === true && !rule.filter.includeExcluded) return [];
+	if (!matchesFilter('response', record, rule.filter)) return [];
+	const stillNew =
+		!isChange ||
+		state.firstSeen === true ||
+		(changedSecond !== undefined && changedSecond - createdSecond <= rule.newForSeconds);
+	const events: EventName[] = [];
+	if (stillNew && rule.events.includes('response')) events.push('response');
+	if (isChange && rule.events.includes('responseUpdated')) events.push('responseUpdated');
+	return events;
+}
+
+/**
  * Whether a record was changed after it was created (a new record's updated_at is its created_at).
  */
 export function changedSinceCreated(record: IDataObject): boolean {
@@ -84,14 +137,16 @@ export function changedSinceCreated(record: IDataObject): boolean {
  * a repeat that n8n cannot (a delivery repeated across a restart, or to a second webhook process, or
  * one event seen by both triggers). A creation is its event and record id (`response:123`,
  * `decline:45`); a change adds its updated_at second (`responseUpdated:123:2026-11-25T14:00:00Z`), so
- * two changes of one response within one second share a key.
+ * two changes of one response within one second share a key; a webhook without updated_at, a digest of
+ * its record (`responseUpdated:123:v1a2b3c4d`), so two changes never do.
  */
 export function idempotencyKey(event: EventName, record: IDataObject): string {
 	const key = `${event}:${String(record.id)}`;
 	if (event !== 'responseUpdated') return key;
-	const second = wootricSeconds(record.updated_at) ?? wootricSeconds(record.created_at);
+	const second = wootricSeconds(record.updated_at);
+	// A webhook without updated_at: its content tells the change, the same in every copy of it.
 	return second === undefined
-		? key
+		? `${key}:v${versionOf(record)}`
 		: `${key}:${new Date(second * 1000).toISOString().replace('.000Z', 'Z')}`;
 }
 

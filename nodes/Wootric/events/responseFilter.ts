@@ -7,7 +7,7 @@ import {
 	type SurveyScale,
 } from '../helpers/surveyTypes';
 import { integerValue, invalid, type ValueContext } from '../helpers/validation';
-import { MAIN_FIELDS_VERSION, type EventName, type ResponseFilter } from './index';
+import { MAIN_FIELDS_VERSION, type EventName, type EventRule, type ResponseFilter } from './index';
 
 /**
  * What both triggers, the polling one and the webhook one, show and read alike, so that a workflow
@@ -103,6 +103,27 @@ export const RESPONSE_FILTERS: INodeProperties = {
 	],
 };
 
+/** Treat as Complete After's default, in minutes. */
+export const DEFAULT_COMPLETE_AFTER_MINUTES = 5;
+
+/**
+ * Treat as Complete After, as both triggers show it (EventRule's newForSeconds); `more` says what
+ * only one of them does with it, a sentence without its final period.
+ */
+export function completeAfterField(more: string): INodeProperties {
+	return {
+		displayName: 'Treat as Complete After (Minutes)',
+		name: 'completeAfterMinutes',
+		type: 'number',
+		typeOptions: { minValue: 1, maxValue: 24 * 60 },
+		default: DEFAULT_COMPLETE_AFTER_MINUTES,
+		description: `How long after its score a response is still new: a change in this time that makes it match the Filters (a comment, with Only With a Comment) starts the workflow as its Response Created; a later one is a Response Updated. ${more}.`,
+		// Only With a Comment is in Filters: n8n cannot show a field by another collection's value
+		// when it runs the workflow (it would drop the field), so only Events decides.
+		displayOptions: whileWatching(['response']),
+	};
+}
+
 /**
  * Simplify, by the node's version (events/index.ts, itemFields): in version 1 it adds nps_category
  * and turns times into ISO 8601 UTC; from 1.1 items always have those, and it keeps the main fields.
@@ -189,5 +210,31 @@ export function readResponseFilter(
 		maxScore,
 		onlyWithComment: filters.onlyWithComment === true,
 		includeExcluded: filters.includeExcluded === true,
+	};
+}
+
+/** A trigger's context, as far as reading its parameters goes. */
+type TriggerContext = ValueContext & {
+	getNodeParameter(name: string, fallbackValue: unknown): unknown;
+};
+
+/** Events, Filters and Treat as Complete After, read alike by both triggers (EventRule). */
+export function readEventRule(context: TriggerContext, scale: SurveyScale): EventRule {
+	const events = context.getNodeParameter('events', []) as EventName[];
+	if (events.length === 0)
+		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
+	const filters = context.getNodeParameter('filters', {}) as IDataObject;
+	const options = context.getNodeParameter('options', {}) as IDataObject;
+	const completeAfterMinutes = integerValue(
+		context,
+		undefined,
+		'Treat as Complete After (Minutes)',
+		options.completeAfterMinutes ?? DEFAULT_COMPLETE_AFTER_MINUTES,
+		{ min: 1, max: 24 * 60 },
+	);
+	return {
+		events,
+		filter: readResponseFilter(context, filters, scale),
+		newForSeconds: completeAfterMinutes * 60,
 	};
 }

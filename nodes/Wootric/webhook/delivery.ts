@@ -14,8 +14,8 @@ export interface Delivery {
 	id: number;
 	/** UNIX seconds of the record's created_at. */
 	createdSecond: number;
-	/** UNIX seconds of the record's updated_at (its created_at when it has none). */
-	updatedSecond: number;
+	/** UNIX seconds of the record's updated_at; undefined when the body has none. */
+	updatedSecond?: number;
 	/** When the service sent it (ms), from the signed `timestamp`; undefined when the body has none. */
 	sentAt?: number;
 	/** The account's survey type as the delivery names it (`NPS`, `CSAT`, `CES`), when it does. */
@@ -81,7 +81,7 @@ export function readDelivery(body: Buffer, contentType: string | undefined): Del
 		record,
 		id: record.id as number,
 		createdSecond: second(record.created_at),
-		updatedSecond: second(record.updated_at ?? record.created_at),
+		updatedSecond: record.updated_at == null ? undefined : second(record.updated_at),
 		sentAt: sendingTime(fields.timestamp),
 		surveyMode:
 			typeof fields.survey_mode === 'string' && fields.survey_mode.trim() !== ''

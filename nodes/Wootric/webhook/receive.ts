@@ -3,9 +3,9 @@
  *
  * Invariant: what a delivery stands for follows from the delivery alone (its event, its record's
  * comment and times, its signed timestamp) and the node's settings, never from what this process
- * remembers. An `updated` delivery stands for Response Created only when, with Only With a Comment,
- * its comment came within Treat as Complete After of the score; a delivery sent longer than Max Age
- * ago stands for nothing. The process's memory (deliveryMemory.ts) only folds repeats of what it
+ * remembers: by the rule both triggers share (events/index.ts, responseEvents), an `updated` delivery
+ * stands for Response Created only when it was made within Treat as Complete After of the score; a
+ * delivery sent longer than Max Age ago stands for nothing. The process's memory (deliveryMemory.ts) only folds repeats of what it
  * emitted; every item carries the event's idempotency key, for what the memory cannot fold.
  */
 import type {
@@ -17,33 +17,28 @@ import type {
 import { NodeOperationError } from 'n8n-workflow';
 
 import { scaleOfCredential, SURVEY_SCALES, type SurveyScale } from '../helpers/surveyTypes';
-import { integerValue, invalid } from '../helpers/validation';
+import { integerValue } from '../helpers/validation';
 import {
 	eventJson,
-	hasComment,
 	idempotencyKey,
 	itemFields,
-	matchesFilter,
+	responseEvents,
 	type EventName,
+	type EventRule,
 	type ItemFields,
-	type ResponseFilter,
 } from '../events';
-import { readResponseFilter } from '../events/responseFilter';
+import { readEventRule } from '../events/responseFilter';
 import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
 import { forgetNode, noteKey, noteStarting, whenStarted } from './deliveryMemory';
 import { checkSignature } from './signature';
 
-/** The Options' defaults, as the node's description shows them. */
-export const DEFAULT_COMPLETE_AFTER_MINUTES = 5;
+/** Max Age's default, as the node's description shows it. */
 export const DEFAULT_MAX_AGE_MINUTES = 60;
 
-interface WebhookSettings {
-	events: EventName[];
-	filter: ResponseFilter;
+/** Events, Filters and Treat as Complete After (EventRule), and what only this trigger has. */
+interface WebhookSettings extends EventRule {
 	/** What of its record each item holds: Simplify, by the node's version. */
 	fields: ItemFields;
-	/** With Only With a Comment: how long after its score a comment still makes a response new. */
-	completeAfterSeconds: number;
 	/** A delivery sent longer ago starts nothing; the memory keeps a key this long. */
 	maxAgeMs: number;
 }
@@ -55,26 +50,18 @@ function readSettings(
 	context: IHookFunctions | IWebhookFunctions,
 	scale: SurveyScale,
 ): WebhookSettings {
-	const events = context.getNodeParameter('events', []) as EventName[];
-	if (events.length === 0)
-		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
-	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const minutes = (name: string, value: unknown, max: number) =>
-		integerValue(context, undefined, name, value, { min: 1, max });
 	return {
-		events,
-		filter: readResponseFilter(context, filters, scale),
+		...readEventRule(context, scale),
 		fields: itemFields(context.getNode(), options.simplify === true, scale),
-		completeAfterSeconds:
-			minutes(
-				'Treat as Complete After (Minutes)',
-				options.completeAfterMinutes ?? DEFAULT_COMPLETE_AFTER_MINUTES,
-				24 * 60,
-			) * 60,
 		maxAgeMs:
-			minutes('Max Age (Minutes)', options.maxAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES, 7 * 24 * 60) *
-			60_000,
+			integerValue(
+				context,
+				undefined,
+				'Max Age (Minutes)',
+				options.maxAgeMinutes ?? DEFAULT_MAX_AGE_MINUTES,
+				{ min: 1, max: 7 * 24 * 60 },
+			) * 60_000,
 	};
 }
 
@@ -177,32 +164,26 @@ function answer(context: IWebhookFunctions, status: number, message: string): IW
 }
 
 /**
- * The events a delivery stands for, decided from the delivery alone, before repeats are folded.
- * Response Created and Decline Created stand for themselves. An `updated` delivery is a Response
- * Updated, and, with Only With a Comment, it may also complete a new response: it stands for
- * Response Created when it has a comment and was changed within Treat as Complete After of its
- * creation (by the service's times in it). A later change is never a new response, whatever this
- * process remembers, so a tag or a new score on an old response opens nothing after a restart.
- * The first of the candidates not emitted before is emitted.
+ * The events a delivery stands for, by the rule both triggers share (events/index.ts,
+ * responseEvents), decided from the delivery alone, before repeats are folded: a Response Created
+ * or Decline Created for itself; an `updated` delivery a Response Updated, and a Response Created
+ * when it was changed within Treat as Complete After of the score, by the service's times in it
+ * (its updated_at, else its timestamp; with neither it cannot tell, and is a change only). So a tag
+ * or a new score on an old response opens nothing, whatever this process remembers.
  */
 function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] {
-	const { event, record, createdSecond, updatedSecond } = delivery;
-	const watching = (name: EventName) => settings.events.includes(name);
-	if (event === 'decline') return watching('decline') ? ['decline'] : [];
-	const { filter } = settings;
-	// The API's lists leave invalidated responses out unless asked for them; so does this.
-	if (record.excluded_from_calculations === true && !filter.includeExcluded) return [];
-	if (!matchesFilter(event, record, filter)) return [];
-	if (event === 'response') return watching('response') ? ['response'] : [];
-	const completesNew =
-		watching('response') &&
-		filter.onlyWithComment &&
-		hasComment(record) &&
-		updatedSecond - createdSecond <= settings.completeAfterSeconds;
-	return [
-		...(completesNew ? ['response' as const] : []),
-		...(watching('responseUpdated') ? ['responseUpdated' as const] : []),
-	];
+	const { event, record, createdSecond } = delivery;
+	if (event === 'decline') return settings.events.includes('decline') ? ['decline'] : [];
+	const sentSecond = delivery.sentAt === undefined ? undefined : Math.floor(delivery.sentAt / 1000);
+	return responseEvents(
+		{
+			record,
+			createdSecond,
+			changedSecond: event === 'response' ? createdSecond : (delivery.updatedSecond ?? sentSecond),
+			isChange: event === 'responseUpdated',
+		},
+		settings,
+	);
 }
 
 /**
@@ -253,9 +234,13 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		fields: { ...checked.fields, scale },
 	};
 	const now = Date.now();
-	// Without a timestamp, the record's last change, also signed and never after the sending.
-	const sentAt = delivery.sentAt ?? delivery.updatedSecond * 1000;
-	if (now - sentAt > settings.maxAgeMs) {
+	// Without a timestamp, the record's last change, also signed and never after the sending; a
+	// change that says neither when it was sent nor when it was made cannot be called old.
+	const madeSecond =
+		delivery.updatedSecond ??
+		(delivery.event === 'responseUpdated' ? undefined : delivery.createdSecond);
+	const sentAt = delivery.sentAt ?? (madeSecond === undefined ? undefined : madeSecond * 1000);
+	if (sentAt !== undefined && now - sentAt > settings.maxAgeMs) {
 		const minutes = settings.maxAgeMs / 60_000;
 		return {
 			webhookResponse: {
@@ -264,9 +249,10 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		};
 	}
 	const node = memoryKey(context, kindOf(context));
-	const expires = Math.max(now, sentAt) + settings.maxAgeMs;
-	// Every candidate is noted: a repeat of this delivery starts nothing, and one that completed a
-	// new response is not a Response Updated too.
+	const expires = Math.max(now, sentAt ?? now) + settings.maxAgeMs;
+	// Every candidate is noted, so a repeat of this delivery starts nothing; each one not emitted
+	// before is an item of its own (a change that completed a new response is its Response Created
+	// and its Response Updated), so no change is folded into an event the workflow may have seen.
 	const keyed = candidates(delivery, settings).map(
 		(name) => [name, idempotencyKey(name, delivery.record)] as const,
 	);
@@ -287,7 +273,9 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		fresh.map(([, key]) => key),
 		whenAnswered(context),
 	);
-	const [[event, key]] = fresh;
-	const json = eventJson(event, delivery.record, settings.fields, key);
-	return { workflowData: [[{ json: warning ? { ...json, survey_type_warning: warning } : json }]] };
+	const items = fresh.map(([event, key]) => {
+		const json = eventJson(event, delivery.record, settings.fields, key);
+		return { json: warning ? { ...json, survey_type_warning: warning } : json };
+	});
+	return { workflowData: [items] };
 }
