@@ -9,6 +9,7 @@ import { NodeConnectionTypes } from 'n8n-workflow';
 import { pollWootric } from './polling/poll';
 import { MAIN_FIELDS_VERSION } from './events';
 import {
+	completeAfterField,
 	eventsField,
 	RESPONSE_FILTERS,
 	SIMPLIFY_OPTIONS,
@@ -67,23 +68,16 @@ export class WootricTrigger implements INodeType {
 					description:
 						'On its first check, also start the workflow for what arrived since this time, instead of only what arrives from then on',
 				},
-				{
-					displayName: 'Treat as Complete After (Minutes)',
-					name: 'completeAfterMinutes',
-					type: 'number',
-					typeOptions: { minValue: 1, maxValue: 24 * 60 },
-					default: 5,
-					description:
-						'How long to wait for the comment: after this, a new response without one starts the workflow as it is',
-					displayOptions: whileWatching(['response'], { waitUntilComplete: [true] }),
-				},
+				completeAfterField(
+					'With Wait Until Complete, also how long a new response waits for its comment',
+				),
 				{
 					displayName: 'Wait Until Complete',
 					name: 'waitUntilComplete',
 					type: 'boolean',
 					default: false,
 					description:
-						'Whether a new response waits until it is complete (marked completed, commented, or Treat as Complete After passed) to start the workflow. The filters then see a comment given after the score.',
+						'Whether a new response waits until it is complete (marked completed, commented, or Treat as Complete After passed) to start the workflow, as it is then: one item with its comment rather than one at the score',
 					displayOptions: whileWatching(['response']),
 				},
 			]),

@@ -264,7 +264,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 	});
 
 	it.each([0, 10])(
-		'8. an import stored after activation with an older created_at, Lookback %i minutes: emitted once, as new',
+		"8. a response created a few seconds before it is stored (after the cursor's complete second), Lookback %i minutes: emitted once as new, and as changed since",
 		async (lookbackMinutes) => {
 			const session = new TriggerSession(fake, {
 				events: ['response', 'responseUpdated'],
@@ -273,7 +273,8 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			await session.poll();
 			wait(30);
 			await session.poll();
-			// Created a few seconds ago (after the cursor's complete second), stored now.
+			// Created a few seconds ago (after the cursor's complete second), stored now: the trigger
+			// cannot tell it from one changed since it was stored, before a poll could read it.
 			const imported = store({ createdAt: now() - 5, updatedAt: now() });
 			wait(60);
 			await session.poll();
@@ -282,11 +283,31 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 
 			expect(session.emitted.map(({ event, id }) => ({ event, id }))).toEqual([
 				{ event: 'response', id: imported.id },
+				{ event: 'responseUpdated', id: imported.id },
 			]);
 		},
 	);
 
-	it('9. Wait Until Complete: a held response emitted when its comment comes is not also emitted as changed', async () => {
+	it('8. an import stored after activation with a created_at the trigger had read past, Lookback 10 minutes: emitted once, as new', async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated'],
+			options: { lookbackMinutes: 10 },
+		});
+		await session.poll();
+		wait(120);
+		await session.poll();
+		const imported = store({ createdAt: now() - 60, updatedAt: now() });
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(session.emitted.map(({ event, id }) => ({ event, id }))).toEqual([
+			{ event: 'response', id: imported.id },
+		]);
+	});
+
+	it('9. Wait Until Complete: a held response emitted when its comment comes is emitted as it is then, new and changed', async () => {
 		const session = new TriggerSession(fake, {
 			events: ['response', 'responseUpdated'],
 			options: { waitUntilComplete: true },
@@ -304,10 +325,11 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 
 		expect(session.emitted.map(({ event, id, text }) => ({ event, id, text }))).toEqual([
 			{ event: 'response', id: response.id, text: 'Too slow' },
+			{ event: 'responseUpdated', id: response.id, text: 'Too slow' },
 		]);
 	});
 
-	it('10. Wait Until Complete: a held response tagged just before its wait runs out, after the poll read it, is emitted once, as it is', async () => {
+	it('10. Wait Until Complete: a held response tagged just before its wait runs out, after the poll read it, is emitted once as new and once as changed, as it is', async () => {
 		const session = new TriggerSession(fake, {
 			events: ['response', 'responseUpdated'],
 			options: { waitUntilComplete: true, completeAfterMinutes: 1 },
@@ -329,6 +351,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 
 		expect(session.emitted.map(({ event, id, tags }) => ({ event, id, tags }))).toEqual([
 			{ event: 'response', id: response.id, tags: ['billing'] },
+			{ event: 'responseUpdated', id: response.id, tags: ['billing'] },
 		]);
 	});
 });

@@ -25,8 +25,10 @@
  *
  * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer
  * (plus the second a poll stopped in); `waiting` the new responses without a comment of the last
- * Treat as Complete After minutes (Wait Until Complete only); `told` one key per warning, while its
- * second is young. Neither Lookback nor the time between polls adds to them.
+ * Treat as Complete After minutes (Wait Until Complete only); `unmatched` the new responses of those
+ * minutes that the filters left out (none without filters), until those minutes have been read for
+ * good; `told` one key per warning, while its second is young. Neither Lookback nor the time between
+ * polls adds to them.
  */
 export interface StreamCursor {
 	/** The last updated_at (or, `by: 'created'`, created_at) second read for good (the invariant). */
@@ -45,8 +47,16 @@ export interface StreamCursor {
 	 * is read along created_at, and `complete` counts created_at seconds. Unset: along updated_at.
 	 */
 	by?: 'created';
-	/** [id, created second] of new responses held until they are complete (Wait Until Complete). */
-	waiting?: Array<[id: number, created: number]>;
+	/**
+	 * [id, created second] of new responses held until they are complete (Wait Until Complete); of an
+	 * import stored late, also the updated_at second it arrived with (that state is no change).
+	 */
+	waiting?: Array<[id: number, created: number, arrived?: number]>;
+	/**
+	 * [id, last second it is new] of new responses that matched no filter when read, while a change
+	 * can still make them match as new (Treat as Complete After; events/index.ts, responseEvents).
+	 */
+	unmatched?: Array<[id: number, lastNewSecond: number]>;
 	/**
 	 * `updated/created` seconds of records no filter could reach that the user was told of, while
 	 * young.
@@ -124,7 +134,8 @@ export interface PollProgress {
 	 * early.
 	 */
 	readThrough: number;
-	waiting?: Array<[number, number]>;
+	waiting?: Array<[number, number, number?]>;
+	unmatched?: Array<[number, number]>;
 	told: string[];
 }
 
@@ -147,6 +158,9 @@ export function advanceCursor(cursor: StreamCursor, progress: PollProgress): Str
 		recent: [...recent.values()],
 	};
 	if (progress.waiting && progress.waiting.length > 0) next.waiting = progress.waiting;
+	// A change that could still make one new would be stamped after `complete`.
+	const unmatched = (progress.unmatched ?? []).filter(([, lastNew]) => lastNew > complete);
+	if (unmatched.length > 0) next.unmatched = unmatched;
 	const told = [...new Set([...(cursor.told ?? []), ...progress.told])].filter(
 		(key) => Number(key.split('/')[0]) > complete,
 	);

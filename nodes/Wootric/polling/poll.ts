@@ -2,7 +2,7 @@ import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from
 import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { surveyScaleOf } from '../helpers/surveyTypes';
-import { integerValue, invalid, unixSeconds } from '../helpers/validation';
+import { integerValue, unixSeconds } from '../helpers/validation';
 import {
 	IgnoredParametersError,
 	isNotFound,
@@ -33,14 +33,15 @@ import {
 	isComplete,
 	itemFields,
 	matchesFilter,
+	responseEvents,
 	STREAMS,
 	versionOf,
 	type EventName,
+	type EventRule,
 	type ItemFields,
-	type ResponseFilter,
 	type Stream,
 } from '../events';
-import { readResponseFilter } from '../events/responseFilter';
+import { readEventRule } from '../events/responseFilter';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
@@ -53,38 +54,22 @@ interface Found {
 	record: IDataObject;
 }
 
-interface TriggerSettings {
-	events: EventName[];
-	filter: ResponseFilter;
+/** Events, Filters and Treat as Complete After (EventRule), and what only this trigger has. */
+interface TriggerSettings extends EventRule {
 	includeEndUser: boolean;
 	/** What of its record each item holds: Simplify, by the node's version. */
 	fields: ItemFields;
 	startFrom?: number;
 	lookbackSeconds: number;
-	/**
-	 * Wait Until Complete: how long a new response without a comment is held; undefined emits it at
-	 * once.
-	 */
-	completeAfterSeconds?: number;
+	/** Wait Until Complete: a new response without a comment is held for newForSeconds at most. */
+	waitUntilComplete: boolean;
 }
 
 async function readSettings(context: IPollFunctions): Promise<TriggerSettings> {
 	const scale = await surveyScaleOf(context);
-	const events = context.getNodeParameter('events', []) as EventName[];
-	if (events.length === 0)
-		throw invalid(context, undefined, 'Events', 'needs at least one event', events);
-	const filters = context.getNodeParameter('filters', {}) as IDataObject;
 	const options = context.getNodeParameter('options', {}) as IDataObject;
-	const completeAfterMinutes = integerValue(
-		context,
-		undefined,
-		'Treat as Complete After (Minutes)',
-		options.completeAfterMinutes ?? 5,
-		{ min: 1, max: 24 * 60 },
-	);
 	return {
-		events,
-		filter: readResponseFilter(context, filters, scale),
+		...readEventRule(context, scale),
 		includeEndUser: options.includeEndUser === true,
 		fields: itemFields(context.getNode(), options.simplify === true, scale),
 		startFrom: options.startFrom
@@ -95,8 +80,7 @@ async function readSettings(context: IPollFunctions): Promise<TriggerSettings> {
 				min: 0,
 				max: 7 * 24 * 60,
 			}) * 60,
-		completeAfterSeconds:
-			options.waitUntilComplete === true ? completeAfterMinutes * 60 : undefined,
+		waitUntilComplete: options.waitUntilComplete === true,
 	};
 }
 
@@ -135,7 +119,7 @@ async function readStream(poll: StreamPoll): Promise<StreamRead> {
 	const { context, stream, cursor, settings } = poll;
 	const needsChanges =
 		stream === 'responses' &&
-		(settings.events.includes('responseUpdated') || settings.completeAfterSeconds !== undefined);
+		(settings.events.includes('responseUpdated') || settings.waitUntilComplete);
 	const read = (reading: Reading) => readAlong(reading, poll);
 	if (cursor.by === 'created' && !needsChanges) return await read('created');
 	const alongUpdated = await read('updated').catch(refusal);
@@ -172,10 +156,22 @@ async function readAlong(
 	const { path, newEvent } = STREAMS[stream];
 	const byCreated = reading === 'created';
 	const watching = (event: EventName) => settings.events.includes(event);
-	const waitSeconds = newEvent === 'response' ? settings.completeAfterSeconds : undefined;
 	const sighting = sightingsOf(cursor);
 	const emitFrom = newFrom(cursor, settings.lookbackSeconds);
-	const waiting = new Map(cursor.waiting ?? []);
+	const waiting = new Map(cursor.waiting?.map(([id, created]) => [id, created]));
+	/** The updated_at second held late imports arrived with: that state is no change. */
+	const arrivals = new Map(
+		(cursor.waiting ?? []).flatMap(([id, , arrived]) =>
+			arrived === undefined ? [] : [[id, arrived] as const],
+		),
+	);
+	/** Whether a record is changed since it was stored, by what this trigger knows of its arrival. */
+	const changedSinceStored = (record: IDataObject, arrivesLate: boolean) => {
+		const updated = wootricSeconds(record.updated_at);
+		const arrived = arrivals.get(Number(record.id));
+		return changedSinceCreated(record) && !arrivesLate && updated !== arrived;
+	};
+	const unmatched = new Map(cursor.unmatched ?? []);
 	const found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
 	const read: ReadRecord[] = [];
@@ -214,13 +210,66 @@ async function readAlong(
 			});
 
 	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
-	const completes = (record: IDataObject, created: number) =>
-		waitSeconds === undefined || isComplete(record, created, now(), waitSeconds);
-	const emitNew = (record: IDataObject, created: number) => {
-		if (matchesFilter(newEvent, record, settings.filter))
-			found.push({ event: newEvent, second: created, record });
+	const emit = (events: EventName[], record: IDataObject, created: number, second: number) => {
+		for (const event of events)
+			found.push({ event, second: event === newEvent ? created : second, record });
 	};
-	const watchingChanges = newEvent === 'response' && watching('responseUpdated');
+	/** One state of a response, for the rule both triggers share (responseEvents). */
+	const stateOf = (
+		record: IDataObject,
+		created: number,
+		isChange: boolean,
+		firstSeen: boolean,
+	) => ({
+		record,
+		createdSecond: created,
+		changedSecond: wootricSeconds(record.updated_at),
+		isChange,
+		firstSeen,
+	});
+	/**
+	 * The events one sighting of a record stands for. A Response Created only for a response not
+	 * announced yet and within reach: read for the first time (new, in the state it is found in),
+	 * held by Wait Until Complete (new, as it is once complete), or not matching the filters yet
+	 * while still new (`unmatched`, by the rule's Treat as Complete After).
+	 */
+	const eventsOf = (
+		record: IDataObject,
+		created: number,
+		{ changed, isNew }: { changed: boolean; isNew: boolean },
+	): EventName[] => {
+		const firstSeen = isNew && created >= emitFrom;
+		if (newEvent !== 'response') return firstSeen && watching(newEvent) ? [newEvent] : [];
+		const id = Number(record.id);
+		const held = waiting.has(id);
+		const announcing = watching('response') && (firstSeen || held || unmatched.has(id));
+		// A record stored late with an older created_at (an import) arrives: its updated_at is when
+		// it was stored, not a change.
+		const arrivesLate = firstSeen && created <= cursor.complete;
+		if (
+			announcing &&
+			settings.waitUntilComplete &&
+			!isComplete(record, created, now(), settings.newForSeconds)
+		) {
+			// Held: what changes meanwhile reaches the workflow with its Response Created.
+			waiting.set(id, created);
+			if (arrivesLate) arrivals.set(id, wootricSeconds(record.updated_at) ?? created);
+			return [];
+		}
+		const isChange = changed || changedSinceStored(record, arrivesLate);
+		waiting.delete(id);
+		arrivals.delete(id);
+		unmatched.delete(id);
+		const events = responseEvents(stateOf(record, created, isChange, firstSeen || held), settings);
+		if (!announcing) return events.filter((event) => event !== 'response');
+		const lastNewSecond = created + settings.newForSeconds;
+		if (
+			!events.includes('response') &&
+			(wootricSeconds(record.updated_at) ?? created) <= lastNewSecond
+		)
+			unmatched.set(id, lastNewSecond);
+		return events;
+	};
 	/**
 	 * How a record read at `second` is remembered. Along created_at it is kept in `recent` until its
 	 * updated_at (when it was stored, or later) has settled too: only then does its id vouch for
@@ -240,34 +289,13 @@ async function readAlong(
 		for (const record of page) {
 			if (byCreated && !settings.filter.includeExcluded && record.excluded_from_calculations)
 				continue;
-			const id = Number(record.id);
 			second = wootricSeconds(record[`${reading}_at`]) ?? second;
 			const created = wootricSeconds(record.created_at) ?? second;
 			const entry = entryOf(record, second);
 			read.push(entry);
 			if (second > cursor.complete) readPastComplete++;
-			const { known, changed, isNew } = sighting(entry, created);
-			if (known) continue;
-			// One event a sighting: a Response Created carries what changed before it was first read.
-			if (isNew && created >= emitFrom && watching(newEvent)) {
-				if (completes(record, created)) emitNew(record, created);
-				else waiting.set(id, created);
-				continue;
-			}
-			// Not announced yet: its changes reach the workflow with its Response Created.
-			if (waiting.has(id)) {
-				if (completes(record, created)) {
-					waiting.delete(id);
-					emitNew(record, created);
-				}
-				continue;
-			}
-			if (
-				watchingChanges &&
-				(changed || changedSinceCreated(record)) &&
-				matchesFilter('responseUpdated', record, settings.filter)
-			)
-				found.push({ event: 'responseUpdated', second, record });
+			const sighted = sighting(entry, created);
+			if (!sighted.known) emit(eventsOf(record, created, sighted), record, created, second);
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
 		// there. Never within Lookback's window: stopped there, the next poll would start it again.
@@ -291,17 +319,24 @@ async function readAlong(
 		context,
 		listing,
 		waiting,
-		waitSeconds === undefined ? Infinity : now() - waitSeconds,
+		settings.waitUntilComplete ? now() - settings.newForSeconds : Infinity,
 		(record, created) => {
-			read.push(entryOf(record, wootricSeconds(record[`${reading}_at`]) ?? created));
-			emitNew(record, created);
+			const second = wootricSeconds(record[`${reading}_at`]) ?? created;
+			read.push(entryOf(record, second));
+			const state = stateOf(record, created, changedSinceStored(record, false), true);
+			arrivals.delete(Number(record.id));
+			emit(responseEvents(state, settings), record, created, second);
 		},
 	);
 	const progress: PollProgress = {
 		answeredAt: now(),
 		read,
 		readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1),
-		waiting: [...waiting],
+		waiting: [...waiting].map(([id, created]): [number, number, number?] => {
+			const arrived = arrivals.get(id);
+			return arrived === undefined ? [id, created] : [id, created, arrived];
+		}),
+		unmatched: [...unmatched],
 		told,
 	};
 	const next = advanceCursor(cursor, progress);
