@@ -1065,8 +1065,10 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 			const requests = ticketRequestsFor(scored).filter(
 				(request) => JSON.stringify(request) !== JSON.stringify(notYet),
 			);
+			// The example's Switch sends a Response Created to the update too (it may carry a comment).
 			expect(requests).toEqual([
 				{ method: 'POST', status: 201, idempotencyKey: `response:${scored.id}` },
+				{ method: 'PATCH', status: 200, idempotencyKey: `response:${scored.id}` },
 				{ method: 'PATCH', status: 200, idempotencyKey: updateKey(scored) },
 			]);
 			const started = await executionsAfter(demo.rest, INSTANT_WORKFLOW.id, before, 1);
