@@ -44,7 +44,7 @@ export interface ResponseFilter {
 
 const isResponse = (event: EventName) => event !== 'decline';
 
-export function hasComment(record: IDataObject): boolean {
+function hasComment(record: IDataObject): boolean {
 	return typeof record.text === 'string' && record.text.trim() !== '';
 }
 
