@@ -1075,6 +1075,43 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 			expect(started.map((execution) => execution.status)).toEqual(['success']);
 		},
 	);
+
+	step(
+		'an account in Rails’ UTC zone: its delivery, times written `… UTC`, opens its ticket with the comment',
+		async () => {
+			const zone = {
+				utcOffsetMinutes: fake.account.utcOffsetMinutes,
+				railsUtc: fake.account.railsUtc,
+			};
+			Object.assign(fake.account, { utcOffsetMinutes: 0, railsUtc: true });
+			try {
+				const ivy = createEndUser(fake.account, fake.store, 'ivy@example.com');
+				const comment = 'Billed twice';
+				const scored = addResponse(fake.account, fake.store, {
+					endUserId: ivy.id,
+					score: 1,
+					text: comment,
+				});
+				const ticket = await waitFor('the ticket', () => tickets.forResponse(scored.id)[0], {
+					timeoutMs: 30_000,
+					describe: () => JSON.stringify(tickets.requestsFor(scored.id)),
+				});
+				await fake.outgoingWebhooks.settled();
+
+				const delivered = fake.outgoingWebhooks.deliveries.filter(
+					(delivery) => delivery.recordId === scored.id,
+				);
+				expect(delivered.map((delivery) => delivery.status)).toEqual([200]);
+				expect(new URLSearchParams(delivered[0].body).get('response[created_at]')).toMatch(/ UTC$/);
+				expect(ticket.fields).toEqual(exampleTicketFields(scored, comment));
+				expect(ticketRequestsFor(scored)).toEqual([
+					{ method: 'POST', status: 201, idempotencyKey: `response:${scored.id}` },
+				]);
+			} finally {
+				Object.assign(fake.account, zone);
+			}
+		},
+	);
 });
 
 describe('across an n8n restart: the Webhook Trigger, and "New detractor → ticket (safety net)" beside the instant one', () => {

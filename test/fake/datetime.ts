@@ -1,8 +1,17 @@
 /**
  * The textual datetime forms the real service returns (API-FACTS, "Datetime forms actually
- * returned"). Times are stored as UNIX seconds and shown in the account's UTC offset.
+ * returned"). Times are stored as UNIX seconds and shown in the account's time zone.
  */
 export type DatetimeForm = 'spaceOffset' | 'naive' | 'isoMillis' | 'spaceColonOffset';
+
+/**
+ * An account's time zone: a fixed UTC offset, or Rails' own UTC zone, which the service (a Rails
+ * application) prints by name: `2026-11-25 12:00:00 UTC`, ISO `2026-11-25T12:00:00.000Z`.
+ */
+export interface TimeZone {
+	utcOffsetMinutes: number;
+	railsUtc: boolean;
+}
 
 const pad = (value: number, width = 2) => String(value).padStart(width, '0');
 
@@ -23,18 +32,19 @@ export function localParts(unixSeconds: number, offsetMinutes: number) {
 
 export function formatDatetime(
 	unixSeconds: number | null,
-	offsetMinutes: number,
+	zone: TimeZone,
 	form: DatetimeForm,
 ): string | null {
 	if (unixSeconds === null) return null;
+	const offsetMinutes = zone.railsUtc ? 0 : zone.utcOffsetMinutes;
 	const { date, time } = localParts(unixSeconds, offsetMinutes);
 	switch (form) {
 		case 'spaceOffset':
-			return `${date} ${time} ${offsetText(offsetMinutes, '')}`;
+			return `${date} ${time} ${zone.railsUtc ? 'UTC' : offsetText(offsetMinutes, '')}`;
 		case 'naive':
 			return `${date} ${time}`;
 		case 'isoMillis':
-			return `${date}T${time}.000${offsetText(offsetMinutes, ':')}`;
+			return `${date}T${time}.000${zone.railsUtc ? 'Z' : offsetText(offsetMinutes, ':')}`;
 		case 'spaceColonOffset':
 			return `${date} ${time}${offsetText(offsetMinutes, ':')}`;
 	}

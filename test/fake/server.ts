@@ -29,6 +29,8 @@ export interface FakeWootricOptions {
 	tokenLifetimeSeconds?: number;
 	/** The default account's UTC offset in minutes (default -480, like the service's examples). */
 	utcOffsetMinutes?: number;
+	/** The default account in Rails' UTC zone: datetimes print `… UTC`. */
+	railsUtc?: boolean;
 	/** Serve HTTPS with this key and certificate (PEM), as the service does; plain HTTP without. */
 	tls?: { key: string; cert: string };
 }
@@ -99,6 +101,7 @@ export class FakeWootric {
 		this.account = this.store.addAccount({
 			token: `${ACCOUNT_TOKEN_PREFIX[region]}0a1b2c3d`,
 			utcOffsetMinutes: options.utcOffsetMinutes ?? -480,
+			railsUtc: options.railsUtc,
 		});
 		this.credentials = {
 			email: `owner@${region}.example.com`,

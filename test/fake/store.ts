@@ -121,6 +121,8 @@ export class Account {
 		readonly userId: number,
 		/** The account's time zone, as a fixed UTC offset: it shapes datetimes and NPS-summary days. */
 		public utcOffsetMinutes: number,
+		/** Set to Rails' UTC zone (offset 0): datetimes print `… UTC` (see datetime.ts, TimeZone). */
+		public railsUtc: boolean,
 		/** Historical end_user.properties edits on responses/declines answer 423 unless enabled. */
 		public historicalEditsEnabled: boolean,
 	) {}
@@ -179,12 +181,14 @@ export class FakeStore {
 	addAccount(options: {
 		token: string;
 		utcOffsetMinutes?: number;
+		railsUtc?: boolean;
 		historicalEditsEnabled?: boolean;
 	}): Account {
 		const account = new Account(
 			options.token,
 			this.nextId(),
-			options.utcOffsetMinutes ?? 0,
+			options.railsUtc ? 0 : (options.utcOffsetMinutes ?? 0),
+			options.railsUtc ?? false,
 			options.historicalEditsEnabled ?? false,
 		);
 		this.accounts.set(account.token, account);

@@ -37,7 +37,7 @@ function endUserFields(account: Account, endUserId: number) {
 }
 
 const time = (account: Account, seconds: number) =>
-	formatDatetime(seconds, account.utcOffsetMinutes, 'spaceOffset') as string;
+	formatDatetime(seconds, account, 'spaceOffset') as string;
 
 export function responsePayload(
 	account: Account,

@@ -6,6 +6,7 @@ import {
 	startFakeWootric,
 	type FakeWootric,
 } from '../fake';
+import { responseView } from '../fake/resources/responses';
 import type { EndUser } from '../fake/store';
 import {
 	cursorOf,
@@ -144,6 +145,37 @@ describe('Wootric Trigger', () => {
 			['response', response.id],
 		]);
 		expect(fake.mostAtOnce).toBe(2);
+	});
+
+	it('reads an account in Rails’ UTC zone (times `… UTC`): its response, its change and a decline, keyed by their seconds', async () => {
+		await fake.close();
+		fake = await startFakeWootric({ railsUtc: true });
+		user = createEndUser(fake.account, fake.store, 'ada@example.com');
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated', 'decline'],
+		});
+		await session.poll();
+		const [response] = insertResponses(1);
+		const decline = addDecline(fake.account, fake.store, {
+			endUserId: user.id,
+			createdAt: response.createdAt + 1,
+		});
+		letTimePass(response.createdAt, 60);
+		await session.poll();
+		changeResponse(fake.account, fake.store, response.id, { text: 'Later' });
+		letTimePass(fake.clock.now(), 60);
+		const poll = await session.poll();
+
+		expect(poll.error).toBeUndefined();
+		const second = (unix: number) => new Date(unix * 1000).toISOString().replace('.000Z', 'Z');
+		// The service wrote `… UTC`; the items carry the same second in ISO 8601.
+		expect(responseView(fake.account, response).created_at).toMatch(/ UTC$/);
+		expect(session.emitted[0].created_at).toBe(new Date(response.createdAt * 1000).toISOString());
+		expect(session.emitted.map((item) => item.idempotency_key)).toEqual([
+			`response:${response.id}`,
+			`decline:${decline.id}`,
+			`responseUpdated:${response.id}:${second(fake.account.responses.get(response.id)!.updatedAt)}`,
+		]);
 	});
 
 	it('emits a burst of 5,000 with a 120-response same-second cluster: each once, oldest first, within ceil(N/50) + ceil(N/1500) + the pages in flight; the next idle poll is one request', async () => {

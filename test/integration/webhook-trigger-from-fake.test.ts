@@ -72,6 +72,31 @@ describe('Wootric Webhook Trigger: the service sends, the workflow gets each eve
 		},
 	);
 
+	it('an account in Rails’ UTC zone (times `… UTC`): its response and the change reach the workflow, keyed by their seconds', async () => {
+		await fake.close();
+		fake = await startFakeWootric({ railsUtc: true });
+		user = createEndUser(fake.account, fake.store, 'grace@example.com');
+		const session = await publish({ events: ['response', 'responseUpdated'] });
+		const response = respond(3);
+		await fake.outgoingWebhooks.settled();
+		changeResponse(
+			fake.account,
+			fake.store,
+			response.id,
+			{ text: 'Too slow' },
+			response.createdAt + 5,
+		);
+		await fake.outgoingWebhooks.settled();
+
+		const changedAt = new Date((response.createdAt + 5) * 1000).toISOString().replace('.000Z', 'Z');
+		expect(fake.outgoingWebhooks.deliveries[0].body).toContain('+UTC');
+		expect(session.emitted.map((item) => item.idempotency_key)).toEqual([
+			`response:${response.id}`,
+			`responseUpdated:${response.id}:${changedAt}`,
+		]);
+		expect(statuses()).toEqual([200, 200]);
+	});
+
 	it.each(['atOnce', 'afterAnswer'] as const)(
 		'a delivery duplicated (%s) starts the workflow once',
 		async (copy) => {

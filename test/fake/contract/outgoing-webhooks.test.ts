@@ -233,6 +233,23 @@ describe('the documented bodies', () => {
 		);
 	});
 
+	it('writes times of an account in Rails’ UTC zone as Rails does: `… UTC`', async () => {
+		await restart({ railsUtc: true });
+		const receiver = await startReceiver();
+		webhooks().register({ url: receiver.url });
+		fake().clock.set(SENT_AT);
+		addResponse(fake().account, fake().store, {
+			endUserId: ada().id,
+			score: 10,
+			createdAt: ANSWERED_AT,
+		});
+		await webhooks().settled();
+		expect(Object.fromEntries(receiver.forms()[0])).toMatchObject({
+			'response[created_at]': '2016-08-04 21:57:26 UTC',
+			timestamp: '2024-03-10 20:00:00 UTC',
+		});
+	});
+
 	it('sends the same nesting as JSON when the registration asks for json', async () => {
 		const receiver = await startReceiver();
 		webhooks().register({ url: receiver.url, format: 'json' });

@@ -16,15 +16,14 @@ import {
 } from './survey-records';
 
 export function declineView(account: Account, decline: Decline) {
-	const offset = account.utcOffsetMinutes;
 	return {
 		id: decline.id,
 		end_user_id: decline.endUserId,
 		survey_id: decline.surveyId,
 		ip_address: decline.ipAddress,
 		origin_url: decline.originUrl,
-		created_at: formatDatetime(decline.createdAt, offset, 'spaceOffset'),
-		updated_at: formatDatetime(decline.updatedAt, offset, 'spaceOffset'),
+		created_at: formatDatetime(decline.createdAt, account, 'spaceOffset'),
+		updated_at: formatDatetime(decline.updatedAt, account, 'spaceOffset'),
 		end_user: { properties: decline.endUserProperties },
 	};
 }

@@ -46,12 +46,11 @@ function settingsView(
 	settings: EndUserSettings,
 	form: 'spaceColonOffset' | 'isoMillis',
 ) {
-	const offset = call.account.utcOffsetMinutes;
 	return {
 		id: settings.id,
 		end_user_id: endUserId,
-		created_at: formatDatetime(settings.createdAt, offset, form),
-		updated_at: formatDatetime(settings.updatedAt, offset, form),
+		created_at: formatDatetime(settings.createdAt, call.account, form),
+		updated_at: formatDatetime(settings.updatedAt, call.account, form),
 		email_nps: settings.email_nps,
 	};
 }

@@ -14,16 +14,15 @@ const DELETION_HOUR_UTC = 7;
  * The read form (list, get): datetimes with an offset, last_surveyed and last_seen_at without one.
  */
 export function endUserView(account: Account, user: EndUser) {
-	const offset = account.utcOffsetMinutes;
 	const last = latestResponse(account, user.id);
 	return {
 		id: user.id,
-		created_at: formatDatetime(user.createdAt, offset, 'spaceOffset'),
-		updated_at: formatDatetime(user.updatedAt, offset, 'spaceOffset'),
+		created_at: formatDatetime(user.createdAt, account, 'spaceOffset'),
+		updated_at: formatDatetime(user.updatedAt, account, 'spaceOffset'),
 		email: user.email,
-		last_surveyed: formatDatetime(user.lastSurveyed, offset, 'naive'),
+		last_surveyed: formatDatetime(user.lastSurveyed, account, 'naive'),
 		external_created_at: user.externalCreatedAt,
-		last_seen_at: formatDatetime(user.lastSeenAt, offset, 'naive'),
+		last_seen_at: formatDatetime(user.lastSeenAt, account, 'naive'),
 		properties: user.properties,
 		phone_number: user.phoneNumber,
 		external_id: user.externalId,
@@ -34,14 +33,13 @@ export function endUserView(account: Account, user: EndUser) {
 
 /** The create/update/delete form: ISO 8601 with milliseconds, properties as a serialized string. */
 function endUserWriteView(account: Account, user: EndUser) {
-	const offset = account.utcOffsetMinutes;
 	return {
 		id: user.id,
 		email: user.email,
-		last_surveyed: formatDatetime(user.lastSurveyed, offset, 'isoMillis'),
+		last_surveyed: formatDatetime(user.lastSurveyed, account, 'isoMillis'),
 		external_created_at: user.externalCreatedAt,
-		created_at: formatDatetime(user.createdAt, offset, 'isoMillis'),
-		updated_at: formatDatetime(user.updatedAt, offset, 'isoMillis'),
+		created_at: formatDatetime(user.createdAt, account, 'isoMillis'),
+		updated_at: formatDatetime(user.updatedAt, account, 'isoMillis'),
 		user_id: account.userId,
 		properties: JSON.stringify(user.properties),
 	};

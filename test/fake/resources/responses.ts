@@ -23,7 +23,6 @@ export function npsCategory(score: number): NpsCategory {
 }
 
 export function responseView(account: Account, response: SurveyResponse) {
-	const offset = account.utcOffsetMinutes;
 	return {
 		id: response.id,
 		end_user_id: response.endUserId,
@@ -34,8 +33,8 @@ export function responseView(account: Account, response: SurveyResponse) {
 		excluded_from_calculations: response.excludedFromCalculations,
 		ip_address: response.ipAddress,
 		origin_url: response.originUrl,
-		created_at: formatDatetime(response.createdAt, offset, 'spaceOffset'),
-		updated_at: formatDatetime(response.updatedAt, offset, 'spaceOffset'),
+		created_at: formatDatetime(response.createdAt, account, 'spaceOffset'),
+		updated_at: formatDatetime(response.updatedAt, account, 'spaceOffset'),
 		tags: response.tags,
 		notes: response.notes,
 		end_user: { properties: response.endUserProperties },

@@ -7,7 +7,7 @@ export const segmentRoutes: Route[] = [
 			account.segments.map((segment) => ({
 				name: segment.name,
 				data_type: segment.dataType,
-				created_at: formatDatetime(segment.createdAt, account.utcOffsetMinutes, 'spaceOffset'),
+				created_at: formatDatetime(segment.createdAt, account, 'spaceOffset'),
 			})),
 		),
 	),
