@@ -204,10 +204,17 @@ describe('paging through lists', () => {
 		const listRequests = () => fake.requestsTo('/v1/responses');
 		const pagesAsked = () => listRequests().map((request) => Number(request.query.page));
 		const { pagesInFlight } = listReading;
+		/**
+		 * An answer's delay that outlasts the node's work on a page however loaded the machine (a cold
+		 * CI runs the tests beside installs): every page asked for ahead is out before one returns.
+		 */
+		const FILLS_THE_PAGES_AHEAD_MS = 200;
 
 		it('reads with up to the chosen number of pages on their way, and wastes at most that many less one at the end', async () => {
 			const { responses } = seedResponses(fake, 500);
-			fake.latencyMs = 20;
+			// Long enough that the pages ahead are all on their way before one is answered, on a loaded
+			// machine too.
+			fake.latencyMs = FILLS_THE_PAGES_AHEAD_MS;
 
 			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
 
@@ -239,7 +246,7 @@ describe('paging through lists', () => {
 
 		it('keeps reading ahead in a window moved past an ordinary second: its page 1 does not go alone', async () => {
 			const { responses } = seedResponses(fake, 1600);
-			fake.latencyMs = 20;
+			fake.latencyMs = FILLS_THE_PAGES_AHEAD_MS;
 			// From the moved window's first request on, count again how many are on their way at once.
 			let moved = false;
 			fake.arrivalHooks.push((request) => {
