@@ -37,6 +37,20 @@ describe('Wootric Webhook Trigger: the service sends, the workflow gets each eve
 	}
 	const respond = (score: number, text: string | null = null) =>
 		addResponse(fake.account, fake.store, { endUserId: user.id, score, text });
+	/** A detractor's score, sent; then its comment 'Too slow' five seconds later, sent. */
+	async function respondThenComment() {
+		const response = respond(3);
+		await fake.outgoingWebhooks.settled();
+		changeResponse(
+			fake.account,
+			fake.store,
+			response.id,
+			{ text: 'Too slow' },
+			response.createdAt + 5,
+		);
+		await fake.outgoingWebhooks.settled();
+		return response;
+	}
 	const emitted = (session: WebhookSession) =>
 		session.emitted.map((item) => `${String(item.event)}:${String(item.id)}`);
 	const statuses = () => fake.outgoingWebhooks.deliveries.map((delivery) => delivery.status);
@@ -45,16 +59,7 @@ describe('Wootric Webhook Trigger: the service sends, the workflow gets each eve
 		'every event, %s body: a response, its change, a decline, in the order sent',
 		async (format) => {
 			const session = await publish({ events: ['response', 'responseUpdated', 'decline'] }, format);
-			const response = respond(3);
-			await fake.outgoingWebhooks.settled();
-			changeResponse(
-				fake.account,
-				fake.store,
-				response.id,
-				{ text: 'Too slow' },
-				response.createdAt + 5,
-			);
-			await fake.outgoingWebhooks.settled();
+			const response = await respondThenComment();
 			const declined = addDecline(fake.account, fake.store, { endUserId: user.id });
 			await fake.outgoingWebhooks.settled();
 
@@ -77,16 +82,7 @@ describe('Wootric Webhook Trigger: the service sends, the workflow gets each eve
 		fake = await startFakeWootric({ railsUtc: true });
 		user = createEndUser(fake.account, fake.store, 'grace@example.com');
 		const session = await publish({ events: ['response', 'responseUpdated'] });
-		const response = respond(3);
-		await fake.outgoingWebhooks.settled();
-		changeResponse(
-			fake.account,
-			fake.store,
-			response.id,
-			{ text: 'Too slow' },
-			response.createdAt + 5,
-		);
-		await fake.outgoingWebhooks.settled();
+		const response = await respondThenComment();
 
 		const changedAt = new Date((response.createdAt + 5) * 1000).toISOString().replace('.000Z', 'Z');
 		expect(fake.outgoingWebhooks.deliveries[0].body).toContain('+UTC');
