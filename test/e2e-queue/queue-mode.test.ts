@@ -408,7 +408,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 		});
 
 		step(
-			'a burst of signed webhooks posted at once to the main (1,000; 300 in the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
+			'a burst of signed webhooks posted at once to the main (1,000; 300 in CI and the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
 			async (stopped) => {
 				const burstWorkflow = [SCENARIO_WORKFLOWS.burst.id];
 				const startedBefore = (await executionsPerWorker(burstWorkflow)).map((ids) => ids.size);
@@ -461,7 +461,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 	});
 
 	step(
-		'the trigger on the main emits each response of three bursts (1,000 each; 300 in the version checks) exactly once across a main restart and a killed worker; its cursor lives in PostgreSQL',
+		'the trigger on the main emits each response of three bursts (1,000 each; 300 in CI and the version checks) exactly once across a main restart and a killed worker; its cursor lives in PostgreSQL',
 		async () => {
 			await runTriggerScenario();
 		},
