@@ -42,7 +42,8 @@ function inVersionChecks(): boolean {
  * in a whole run (README, Performance, gives its figures); 300 in the version checks, and wherever
  * E2E_BURST_SIZE says so (.ci/run: in CI): three for each of the webhook sender's 100 connections, and
  * more than the polling scenario's largest same-second cluster (200), which keeps n8n as busy in the
- * ways a burst can fail (answers 503 while busy, sent again, each run once), in a third of the time.
+ * ways a burst can fail (in queue mode some answered 503 while busy, sent again, each run once), in a
+ * third of the time.
  */
 export function burstSize(): number {
 	const size = process.env.E2E_BURST_SIZE;
