@@ -212,8 +212,6 @@ describe('paging through lists', () => {
 
 		it('reads with up to the chosen number of pages on their way, and wastes at most that many less one at the end', async () => {
 			const { responses } = seedResponses(fake, 500);
-			// Long enough that the pages ahead are all on their way before one is answered, on a loaded
-			// machine too.
 			fake.latencyMs = FILLS_THE_PAGES_AHEAD_MS;
 
 			const run = await getResponses({ returnAll: true, options: { order: 'asc' } });
