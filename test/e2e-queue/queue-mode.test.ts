@@ -19,6 +19,7 @@ import { e2eSuite } from '../e2e/suite';
 import {
 	recordBurst,
 	SCENARIO_WORKFLOWS,
+	sendUntilTaken,
 	WEBHOOK_WORKFLOW,
 	WebhookScenarios,
 } from '../e2e/webhook-deliveries';
@@ -128,23 +129,29 @@ async function endedRuns(workflowIds: string[]): Promise<number> {
 }
 
 /**
- * Fires webhook calls at once and collects their answers. n8n 1.x in queue mode can lose the answer
- * of a run that ended (its main waits with Bull's job.finished(), which misses a completion that
- * lands while it starts listening): once the database says every run ended, an answer still missing
- * 30 s later is lost.
+ * Fires webhook calls at once and collects their answers, each call sent again after a 5xx as a
+ * caller does (sendUntilTaken: under this load n8n's main can wait past its database pool's timeout
+ * and answer 500 or 503 without starting a run). n8n 1.x in queue mode can lose the answer of a run
+ * that ended (its main waits with Bull's job.finished(), which misses a completion that lands while
+ * it starts listening): once the database says every run ended, an answer still missing 30 s later
+ * is lost.
  */
 async function fireWebhooks(
 	workflowIds: string[],
 	calls: Array<{ path: string; body?: FormData }>,
-): Promise<{ answers: Array<{ status: number; body: unknown }>; lost: number }> {
+): Promise<{
+	answers: Array<{ status: number; body: unknown; attempts: number }>;
+	lost: number;
+}> {
 	const endedBefore = await endedRuns(workflowIds);
 	const giveUp = new AbortController();
+	const stopped = AbortSignal.any([giveUp.signal, AbortSignal.timeout(600_000)]);
 	const pending = calls.map(
 		async ({ path, body }) =>
-			await postWebhook(
-				path,
-				body,
-				AbortSignal.any([giveUp.signal, AbortSignal.timeout(600_000)]),
+			await sendUntilTaken(
+				async () => await postWebhook(path, body, stopped),
+				(error) => ({ status: 0, body: `no answer: ${error.message}` }),
+				stopped,
 			).catch(() => undefined),
 	);
 	let answered = false;
@@ -162,11 +169,21 @@ async function fireWebhooks(
 	return { answers, lost: results.length - answers.length };
 }
 
-/** For a figure line: the webhook answers n8n lost (see fireWebhooks), if any. */
-function lostAnswersNote(lost: number): string {
-	return lost > 0
-		? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)`
-		: '';
+/** For a figure line: the calls sent again and the answers n8n lost (see fireWebhooks), if any. */
+function answersNote({
+	answers,
+	lost,
+}: {
+	answers: Array<{ attempts: number }>;
+	lost: number;
+}): string {
+	const resent = answers.filter((answer) => answer.attempts > 1).length;
+	return (
+		(resent > 0 ? `; ${resent} sent again after n8n answered 5xx` : '') +
+		(lost > 0
+			? `; ${lost} webhook answers lost by n8n ${cluster.runtime.n8nVersion} (the runs succeeded)`
+			: '')
+	);
 }
 
 const { step } = e2eSuite({
@@ -278,10 +295,8 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				return { path: 'wootric-actions', body: form };
 			});
 			const reads = Array.from({ length: 10 }, () => ({ path: 'wootric-read-all' }));
-			const { answers, lost } = await fireWebhooks(
-				[ACTIONS.id, READ_ALL.id],
-				[...actions, ...reads],
-			);
+			const fired = await fireWebhooks([ACTIONS.id, READ_ALL.id], [...actions, ...reads]);
+			const { answers, lost } = fired;
 			const seconds = (Date.now() - started) / 1000;
 			fake.latencyMs = 0;
 
@@ -325,7 +340,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 			expect(statuses).toEqual([['success', String(runs + 10)]]);
 			report(
 				`actions on workers: ${runs + 10} executions fired at once (${runs} actions with a CSV upload, 10 Return All of ${responseIds.length}), ${runs + 10} succeeded in ${seconds.toFixed(1)} s; per worker ${perWorker.join(' / ')}; duplicate POSTs 0` +
-					lostAnswersNote(lost),
+					answersNote(fired),
 			);
 		},
 		15 * 60_000,
@@ -353,10 +368,11 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 						fake.store.expireAccessTokens();
 					}
 				});
-				const { answers, lost } = await fireWebhooks(
+				const fired = await fireWebhooks(
 					[workflow.id],
 					Array.from({ length: 60 }, () => ({ path })),
 				);
+				const { answers, lost } = fired;
 				fake.arrivalHooks.length = 0;
 				fake.latencyMs = 0;
 
@@ -385,7 +401,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				report(
 					`token expiry (${grant}): 60 executions (per worker ${perWorker.join(' / ')}), 0 failed; ${rejected.length} requests met the expired token; ` +
 						`sign-ins after the expiry: ${signIns.map((request) => `${String(request.params.grant_type)} ${request.status}`).join(', ')}` +
-						lostAnswersNote(lost),
+						answersNote(fired),
 				);
 			},
 			10 * 60_000,

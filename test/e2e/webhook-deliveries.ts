@@ -141,8 +141,8 @@ export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 
 /**
  * What the sender waits before each new try of a delivery n8n answered 5xx or did not answer, as an
  * at-least-once sender does (Wootric is one: README, Instant trigger): a busy n8n answers 503
- * "Database is not ready!" before the trigger sees the webhook, and n8n 2.x answers 500 when it could
- * not store the execution.
+ * "Database is not ready!" before the trigger sees the webhook, and 500 when it could not store the
+ * execution (its database pool's "timeout exceeded when trying to connect").
  */
 const RETRY_WAITS_MS = [1_000, 2_000, 4_000, 8_000, 16_000, 32_000];
 
@@ -171,23 +171,36 @@ async function postOnce(
 }
 
 /**
- * One delivery, tried again after each 5xx or failed connection while RETRY_WAITS_MS lasts; given
- * up, with the reason, once `stopped` aborts.
+ * Sends by `sendOnce` again after each 5xx or failed connection while RETRY_WAITS_MS lasts, as an
+ * at-least-once sender does, and gives the last answer with the number of tries; given up once
+ * `stopped` aborts. A POST n8n answered 5xx started no run (it could not reach its database to
+ * store one): the steps that send it again still check that nothing was sent twice.
  */
-async function post(url: string, delivery: Delivery, stopped?: AbortSignal): Promise<Answer> {
-	const sentAt = Date.now();
+export async function sendUntilTaken<T extends { status: number }>(
+	sendOnce: () => Promise<T>,
+	unanswered: (error: Error) => T,
+	stopped?: AbortSignal,
+): Promise<T & { attempts: number }> {
 	for (let attempts = 1; ; attempts++) {
 		stopped?.throwIfAborted();
-		const answer = await postOnce(url, delivery, stopped).catch((error: Error) => ({
-			status: 0,
-			message: `no answer: ${error.message}`,
-		}));
+		const answer = await sendOnce().catch(unanswered);
 		stopped?.throwIfAborted();
 		const wait = RETRY_WAITS_MS[attempts - 1];
 		if ((answer.status !== 0 && answer.status < 500) || wait === undefined)
-			return { responseId: delivery.responseId, sentAt, attempts, ...answer };
+			return { ...answer, attempts };
 		await delay(wait, undefined, { signal: stopped });
 	}
+}
+
+/** One delivery, sent until taken (sendUntilTaken). */
+async function post(url: string, delivery: Delivery, stopped?: AbortSignal): Promise<Answer> {
+	const sentAt = Date.now();
+	const answer = await sendUntilTaken(
+		async () => await postOnce(url, delivery, stopped),
+		(error) => ({ status: 0, message: `no answer: ${error.message}` }),
+		stopped,
+	);
+	return { responseId: delivery.responseId, sentAt, ...answer };
 }
 
 /** fn over the items, at most `concurrency` at a time, each taking the next item when done. */
