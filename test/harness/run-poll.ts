@@ -26,6 +26,8 @@ export interface RunPollOptions extends NodeUnderTestOptions {
 	 * that changed it.
 	 */
 	staticData: IDataObject;
+	/** n8n's time budget for the poll (getPollBudgetMs); unset, n8n-core's default. */
+	pollBudgetMs?: number;
 }
 
 interface PollOutcome {
@@ -61,7 +63,7 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 
 	const outcome =
 		options.mode === 'trigger'
-			? await pollAsScheduled(workflow, node, credentialsHelper)
+			? await pollAsScheduled(workflow, node, credentialsHelper, options.pollBudgetMs)
 			: await pollAsTestEvent(workflow, workflowData, node, credentialsHelper);
 
 	const staticDataChanged = workflow.staticData.__dataChanged === true;
@@ -84,6 +86,7 @@ async function pollAsScheduled(
 	workflow: Workflow,
 	node: INode,
 	credentialsHelper: InMemoryCredentialsHelper,
+	pollBudgetMs: number | undefined,
 ): Promise<PollOutcome> {
 	const outcome: PollOutcome = { result: null };
 	const pollFunctions = new PollContext(
@@ -98,6 +101,10 @@ async function pollAsScheduled(
 		(error) => {
 			outcome.error = error;
 		},
+		undefined,
+		undefined,
+		undefined,
+		pollBudgetMs === undefined ? undefined : () => pollBudgetMs,
 	);
 	const executePoll = Container.get(PollTriggerExecutor).create(
 		workflow,

@@ -14,7 +14,8 @@ import { fakeDateOnly, TriggerSession } from '../support/wootric';
  * What went wrong with the trigger's cursor, each as it was reproduced: before its redesign, poll
  * gaps of n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone,
  * Lookback at activation, and a second holding more than a window; after it, a change in the
- * creation second and a record emitted both as new and as changed by one sighting. The host's
+ * creation second, a record emitted both as new and as changed by one sighting, and a new record
+ * that changed past where a poll stopped before the poll reached it. The host's
  * clock (Date) is the test's and moves with the service's, as time passes for both.
  */
 describe('Wootric Trigger: the cursor reproductions', () => {
@@ -354,4 +355,43 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			{ event: 'responseUpdated', id: response.id, tags: ['billing'] },
 		]);
 	});
+	it.each([
+		['created in the seconds it read', 0],
+		[
+			'stored late in the seconds it read with a created_at before them (an import; Lookback 10 minutes)',
+			10,
+		],
+	])(
+		'11. a poll that stops at 10,000 records: a response %s, changed past where it stopped before it was read, is emitted once as new',
+		async (_, lookbackMinutes) => {
+			const session = new TriggerSession(fake, {
+				events: ['response'],
+				options: { lookbackMinutes },
+			});
+			await session.poll();
+			wait(120);
+			await session.poll();
+			const start = now() + 1;
+			// Ten a second; the one changed later is stored halfway, so that records read after it have
+			// higher ids.
+			const responses = Array.from({ length: 10_100 }, (_, index) =>
+				index === 5_000 && lookbackMinutes > 0
+					? store({ createdAt: start - 60, updatedAt: start + 500 })
+					: store({ createdAt: start + Math.floor(index / 10) }),
+			);
+			const moved = responses[5_000];
+			wait(1_100);
+			changeResponse(fake.account, fake.store, moved.id, { text: 'Added later' }, now());
+			for (let poll = 0; poll < 3; poll++) {
+				wait(60);
+				await session.poll();
+			}
+
+			expect(session.emitted.filter(({ id }) => id === moved.id)).toHaveLength(1);
+			expect(ids(session.emitted).sort((a, b) => a - b)).toEqual(
+				responses.map(({ id }) => id).sort((a, b) => a - b),
+			);
+		},
+		90_000,
+	);
 });

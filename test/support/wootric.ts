@@ -268,8 +268,10 @@ export class TriggerSession {
 		replaceContents(this.staticData, structuredClone(staticData));
 	}
 
-	async poll(mode: 'trigger' | 'manual' = 'trigger') {
+	/** `pollBudgetMs`: n8n's time budget for the poll (unset: n8n-core's default). */
+	async poll(mode: 'trigger' | 'manual' = 'trigger', pollBudgetMs?: number) {
 		const run = await runPoll({
+			pollBudgetMs,
 			nodeType: 'wootricTrigger',
 			nodeTypeVersion: this.typeVersion,
 			parameters: this.parameters,

@@ -18,13 +18,20 @@
  * change if its updated_at is not its created_at. A record in `recent` in another state is a
  * change, whatever its seconds.
  *
+ * A poll that stops early (a cap of records or of time) is complete through the second before the
+ * one it stopped in. A record created in the seconds it read that changed past that second before
+ * the read reached it is unread there, and its id may be below `storedThrough` now: the poll reads
+ * such records by created_at before it ends (poll.ts, readMovedPastStop), so that each is read for
+ * the first time, new, as above, and kept in `recent` at its later second.
+ *
  * Where Wootric ignores the `updated` filter (`by: 'created'`), the same holds along created_at,
  * which brings new records only: `complete` counts created_at seconds, Lookback's window is read
  * again on every poll, and a record stays in `recent` until its updated_at (when it was stored, or
  * later) has settled too, so that the ids of settled seconds vouch for `storedThrough` as above.
  *
  * Bounds: `recent` holds the records stamped in the last SETTLE_SECONDS before the poll's answer
- * (plus the second a poll stopped in); `waiting` the new responses without a comment of the last
+ * (plus, after a poll that stopped early, the second it stopped in and the new records read past
+ * it, at most the records created in the seconds it read); `waiting` the new responses without a comment of the last
  * Treat as Complete After minutes (Wait Until Complete only); `unmatched` the new responses of those
  * minutes that the filters left out (none without filters), until those minutes have been read for
  * good; `told` one key per warning, while its second is young. Neither Lookback nor the time between

@@ -307,6 +307,17 @@ async function readAlong(
 			break;
 		}
 	}
+	if (stoppedEarly && !byCreated)
+		await readMovedPastStop(context, listing, { from: emitFrom, stop: second }, read, (record) => {
+			const updated = wootricSeconds(record.updated_at) ?? second;
+			const created = wootricSeconds(record.created_at) ?? updated;
+			const entry = entryOf(record, updated);
+			const sighted = sighting(entry, created);
+			// The others are changes, which the next poll reads there.
+			if (!sighted.isNew) return;
+			read.push(entry);
+			emit(eventsOf(record, created, sighted), record, created, updated);
+		});
 	// Along created_at no change moves a record.
 	const movedFrom =
 		!byCreated && read.length >= PER_PAGE
@@ -341,6 +352,33 @@ async function readAlong(
 	};
 	const next = advanceCursor(cursor, progress);
 	return { found, unreadable, cursor: byCreated ? { ...next, by: 'created' } : next };
+}
+
+/**
+ * The records created from `from` to before `stop` that this poll did not read, for a poll that
+ * stopped in the updated_at second `stop`: changed to `stop` or later before the read reached them,
+ * they wait there, and the next poll, reading on from `stop` with a cursor complete through the
+ * second before it, would take one never announced for a change (cursor.ts). Listed by created_at,
+ * which no change moves; records created before `from` are not new in any case.
+ */
+async function readMovedPastStop(
+	context: IPollFunctions,
+	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable'>,
+	{ from, stop }: { from: number; stop: number },
+	read: ReadRecord[],
+	sighted: (record: IDataObject) => void,
+): Promise<void> {
+	if (from > stop - 1) return;
+	const readIds = new Set(read.map(([id]) => id));
+	for await (const page of listAll(context, {
+		...listing,
+		created: { gte: from, lte: stop - 1 },
+		updated: { gte: stop },
+		sortKey: 'created_at',
+		order: 'asc',
+	})) {
+		for (const record of page) if (!readIds.has(Number(record.id))) sighted(record);
+	}
 }
 
 /**
