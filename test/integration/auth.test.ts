@@ -251,6 +251,7 @@ describe('Wootric API credential', () => {
 		});
 
 		expect(run.error?.message).toMatch(message);
+		expect(run.error).toHaveProperty('failure', { cause: 'credential-invalid' });
 		expect(fake.apiRequests()).toEqual([]);
 	});
 });

@@ -67,19 +67,40 @@ describe('rate limits, retries and errors', () => {
 		]);
 	});
 
-	it('gives up on a limit that does not reset in time, with a clear error', async () => {
+	it('gives up on a limit that does not reset in time, with a clear error that declares when it resets', async () => {
 		fake.faults.inject({
 			path: '/v1/segments',
 			fault: { kind: 'rateLimited', resetInSeconds: 3600 },
 		});
+		const started = Date.now();
 
 		const result = await run(listSegments);
 
 		expect(result.error).toMatchObject({
 			httpCode: '429',
 			message: "Wootric's rate limit was reached for GET /v1/segments",
+			failure: { cause: 'rate-limited', resetsAtEpochMs: expect.any(Number) },
 		});
+		// X-Rate-Limit-Reset, the service's UNIX second, on this machine's clock.
+		const { resetsAtEpochMs } = (result.error as { failure: { resetsAtEpochMs: number } }).failure;
+		expect(resetsAtEpochMs - started).toBeGreaterThan(3_598_000);
+		expect(resetsAtEpochMs - Date.now()).toBeLessThan(3_602_000);
 		expect(fake.requestsTo('/v1/segments')).toHaveLength(1);
+	});
+
+	it.each([
+		['a server error on every try', { kind: 'status', status: 503 }, 'temporarily-unavailable'],
+		['no answer on every try', { kind: 'dropConnection' }, 'temporarily-unavailable'],
+		['malformed JSON on every try', { kind: 'malformedJson' }, 'temporarily-unavailable'],
+		['a parameter refused (400)', { kind: 'status', status: 400 }, 'configuration-invalid'],
+		['a 401 a new token does not cure', { kind: 'unauthorized' }, 'credential-invalid'],
+		['a 403', { kind: 'status', status: 403 }, 'credential-invalid'],
+	] as const)('declares why it failed, the n8n way: %s', async (_, fault, cause) => {
+		fake.faults.inject({ path: '/v1/segments', times: 10, fault });
+
+		const result = await run(listSegments);
+
+		expect(result.error).toHaveProperty('failure', { cause });
 	});
 
 	it.each([
@@ -157,6 +178,7 @@ describe('rate limits, retries and errors', () => {
 			httpCode: '404',
 			message: 'The end user 999999 was not found in Wootric',
 			description: 'Wootric says: The record could not be found.',
+			failure: { cause: 'configuration-invalid' },
 		});
 	});
 

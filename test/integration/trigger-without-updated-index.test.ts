@@ -186,6 +186,8 @@ describe('Wootric Trigger: an API that ignores the updated filter', () => {
 			expect(poll.error?.message).toMatch(
 				/^Wootric ignored updated\[gte\] on \/v1\/responses: record \d+ has updated_at \S+, outside the updated_at asked for \(from \S+\)\. Response Updated and Wait Until Complete need Wootric's updated filter and sort_key=updated_at/,
 			);
+			// The user has to change the events: declared so, and n8n's durable poller backs off for it.
+			expect(poll.error).toHaveProperty('failure', { cause: 'configuration-invalid' });
 			expect(session.staticData).toEqual(started);
 			expect(session.emitted).toEqual([]);
 		},

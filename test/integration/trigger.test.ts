@@ -272,7 +272,10 @@ describe('Wootric Trigger', () => {
 		const failed = await session.poll();
 		fake.faults.clear();
 
-		expect(failed.error).toMatchObject({ httpCode: '500' });
+		expect(failed.error).toMatchObject({
+			httpCode: '500',
+			failure: { cause: 'temporarily-unavailable' },
+		});
 		expect(failed.result).toBeNull();
 		expect(JSON.stringify(session.staticData)).toBe(before);
 

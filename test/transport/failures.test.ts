@@ -2,7 +2,11 @@ import type { INode } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { WootricSignInError } from '../../nodes/Wootric/transport/signIn';
-import { describeFailure } from '../../nodes/Wootric/transport/failures';
+import {
+	declaredFailure,
+	describeFailure,
+	type RequestFailure,
+} from '../../nodes/Wootric/transport/failures';
 
 const node: INode = {
 	id: '1',
@@ -103,6 +107,57 @@ describe('describeFailure: what a failed request was, from what n8n threw', () =
 			headers: {},
 			apiMessages: [],
 			code: 'ECONNREFUSED',
+		});
+	});
+});
+
+describe('declaredFailure: why a request failed, as n8n reads it', () => {
+	const now = Date.UTC(2026, 10, 27, 12, 0, 0);
+	const failure = (fields: Partial<RequestFailure>): RequestFailure => ({
+		headers: {},
+		apiMessages: [],
+		...fields,
+	});
+
+	it.each([
+		['no answer', failure({ code: 'ECONNRESET' }), { cause: 'temporarily-unavailable' }],
+		['a 502', failure({ status: 502 }), { cause: 'temporarily-unavailable' }],
+		['a 429 without its reset (n8n 1.x)', failure({ status: 429 }), { cause: 'rate-limited' }],
+		['a 401', failure({ status: 401 }), { cause: 'credential-invalid' }],
+		['a 404', failure({ status: 404 }), { cause: 'configuration-invalid' }],
+		['a 422', failure({ status: 422 }), { cause: 'configuration-invalid' }],
+		[
+			'a sign-in refused (400)',
+			failure({ status: 400, signIn: 'Wootric refused the sign-in' }),
+			{ cause: 'credential-invalid' },
+		],
+		[
+			'a sign-in that got no answer',
+			failure({ signIn: 'Could not reach Wootric to sign in' }),
+			{ cause: 'temporarily-unavailable' },
+		],
+		[
+			'a sign-in rate-limited',
+			failure({ status: 429, signIn: 'Wootric limited sign-ins' }),
+			{ cause: 'rate-limited' },
+		],
+	])('%s', (_, given, declared) => {
+		expect(declaredFailure(given, now)).toEqual(declared);
+	});
+
+	it("a 429's reset, the service's UNIX second, on this machine's clock by the answer's Date", () => {
+		const answeredAt = now / 1000 - 30;
+		const limited = failure({
+			status: 429,
+			headers: {
+				'x-rate-limit-reset': String(answeredAt + 45),
+				date: new Date(answeredAt * 1000).toUTCString(),
+			},
+		});
+
+		expect(declaredFailure(limited, now)).toEqual({
+			cause: 'rate-limited',
+			resetsAtEpochMs: now + 45_000 + 250,
 		});
 	});
 });

@@ -4,6 +4,7 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 import { surveyScaleOf } from '../helpers/surveyTypes';
 import { integerValue, unixSeconds } from '../helpers/validation';
 import {
+	declaring,
 	IgnoredParametersError,
 	isNotFound,
 	listAll,
@@ -124,17 +125,24 @@ async function readStream(poll: StreamPoll): Promise<StreamRead> {
 	if (cursor.by === 'created' && !needsChanges) return await read('created');
 	const alongUpdated = await read('updated').catch(refusal);
 	if (!(alongUpdated instanceof IgnoredParametersError)) return alongUpdated;
+	// The user has to change the events: the poll's settings are what cannot work.
 	if (needsChanges)
-		throw new NodeOperationError(
-			context.getNode(),
-			`${alongUpdated.message}. Response Updated and Wait Until Complete need Wootric's updated filter and sort_key=updated_at, ` +
-				'which this Wootric account does not apply; Response Created without Wait Until Complete, and Decline Created, read by creation time instead.',
+		throw declaring(
+			new NodeOperationError(
+				context.getNode(),
+				`${alongUpdated.message}. Response Updated and Wait Until Complete need Wootric's updated filter and sort_key=updated_at, ` +
+					'which this Wootric account does not apply; Response Created without Wait Until Complete, and Decline Created, read by creation time instead.',
+			),
+			{ cause: 'configuration-invalid' },
 		);
 	const alongCreated = await read('created').catch(refusal);
 	if (!(alongCreated instanceof IgnoredParametersError)) return alongCreated;
-	throw new NodeOperationError(
-		context.getNode(),
-		`Wootric ignored the trigger's filters by both times, so it cannot tell what is new. ${alongUpdated.message}. ${alongCreated.message}.`,
+	throw declaring(
+		new NodeOperationError(
+			context.getNode(),
+			`Wootric ignored the trigger's filters by both times, so it cannot tell what is new. ${alongUpdated.message}. ${alongCreated.message}.`,
+		),
+		{ cause: 'configuration-invalid' },
 	);
 }
 

@@ -1,7 +1,7 @@
-import type { INode, JsonObject } from 'n8n-workflow';
+import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
-import { MAX_RATE_LIMIT_WAIT_SECONDS } from './rateLimits';
+import { MAX_RATE_LIMIT_WAIT_SECONDS, resetTimeOf } from './rateLimits';
 import { networkProblem, SIGN_IN_CONTEXT } from './signIn';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
@@ -128,6 +128,35 @@ function apiMessagesOf(body: unknown): string[] {
 	return typeof oauthMessage === 'string' ? [oauthMessage] : [];
 }
 
+/**
+ * Why a request failed, declared the n8n way (n8n-workflow's Failure): n8n's durable poller backs
+ * off by it (a rate limit until its reset, not the half hour it guesses for an unknown error), and
+ * other parts of n8n may read it later. A sign-in the service refused, or a 401 or 403 that a new
+ * token did not cure, needs the user; a refused parameter or a record not there, the node's
+ * settings; the service down or not answering, a wait.
+ */
+export function declaredFailure(failure: RequestFailure, now: number): Failure {
+	const { status } = failure;
+	if (status === 429) {
+		const resetsAtEpochMs = resetTimeOf(failure.headers, now);
+		return resetsAtEpochMs === undefined
+			? { cause: 'rate-limited' }
+			: { cause: 'rate-limited', resetsAtEpochMs };
+	}
+	if (status === undefined || status >= 500) return { cause: 'temporarily-unavailable' };
+	if (failure.signIn !== undefined || status === 401 || status === 403)
+		return { cause: 'credential-invalid' };
+	return { cause: 'configuration-invalid' };
+}
+
+/**
+ * `error`, declaring `failure` as plain data on its `failure`, where n8n reads it: n8n versions
+ * whose errors do not take it as an option carry it too.
+ */
+export function declaring<E extends Error>(error: E, failure: Failure): E {
+	return Object.assign(error, { failure });
+}
+
 export interface FailedRequest {
 	method: string;
 	path: string;
@@ -194,7 +223,7 @@ export function toNodeApiError(
 		.filter(Boolean)
 		.join(' ');
 	const httpCode = status === undefined ? undefined : String(status);
-	return new NodeApiError(
+	const error = new NodeApiError(
 		node,
 		{ message, description, httpCode: httpCode ?? null } as JsonObject,
 		{
@@ -204,4 +233,5 @@ export function toNodeApiError(
 			itemIndex: request.itemIndex,
 		},
 	);
+	return declaring(error, declaredFailure(failure, Date.now()));
 }

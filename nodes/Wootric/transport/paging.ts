@@ -3,6 +3,7 @@ import { NodeOperationError } from 'n8n-workflow';
 
 import { wootricSeconds } from './datetime';
 import { DEFAULT_PAGES_IN_FLIGHT } from './defaults';
+import { declaring } from './failures';
 import type { ParamHash } from './encoding';
 import { canSendAhead, wootricRequest, type WootricContext } from './request';
 
@@ -242,10 +243,13 @@ function checkAnswersQuery(
 	}
 	if (ignored.length === 0) return;
 	const { context, request } = listing;
-	throw new IgnoredParametersError(
-		context.getNode(),
-		`Wootric ignored ${listed(ignored)} on ${request.path}: ${evidence.join('; ')}`,
-		{ itemIndex: request.itemIndex },
+	throw declaring(
+		new IgnoredParametersError(
+			context.getNode(),
+			`Wootric ignored ${listed(ignored)} on ${request.path}: ${evidence.join('; ')}`,
+			{ itemIndex: request.itemIndex },
+		),
+		{ cause: 'configuration-invalid' },
 	);
 }
 
@@ -337,10 +341,13 @@ async function* readWindow(
 	const ids: unknown[] = [];
 	for await (const records of windowPages(fetchPage, mayAskAhead, firstPage)) {
 		if (!Array.isArray(records)) {
-			throw new NodeOperationError(
-				context.getNode(),
-				`Wootric answered ${request.path} with something other than a list`,
-				{ itemIndex: request.itemIndex },
+			throw declaring(
+				new NodeOperationError(
+					context.getNode(),
+					`Wootric answered ${request.path} with something other than a list`,
+					{ itemIndex: request.itemIndex },
+				),
+				{ cause: 'temporarily-unavailable' },
 			);
 		}
 		checkAnswersQuery(listing, ranges, sort, records as IDataObject[]);
@@ -524,7 +531,10 @@ function reportUnreadable(listing: Listing, ranges: Ranges, read: number, why: s
 		`${which} could not all be read: ${read} were read, and more may exist that cannot be reached, as Wootric lists at most ` +
 		`${PER_PAGE * MAX_PAGE} records per filter and ${why}. Read the rest with Get Many for one end user, or with another filter.`;
 	if (!request.onUnreadable)
-		throw new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex });
+		throw declaring(
+			new NodeOperationError(context.getNode(), message, { itemIndex: request.itemIndex }),
+			{ cause: 'configuration-invalid' },
+		);
 	request.onUnreadable({
 		path: request.path,
 		created: ranges.created?.eq,
@@ -629,10 +639,13 @@ export async function* listAll(
 	}
 	const window = yield* readWindow(listing, ranges, { key: request.sortKey!, order });
 	if (window.full && (await holdsMoreThan(context, request, window.ids.length, options))) {
-		throw new NodeOperationError(
-			context.getNode(),
-			`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at or updated_at to read more`,
-			{ itemIndex: request.itemIndex },
+		throw declaring(
+			new NodeOperationError(
+				context.getNode(),
+				`Wootric lists at most ${PER_PAGE * MAX_PAGE} records sorted by ${request.sortKey}; sort by created_at or updated_at to read more`,
+				{ itemIndex: request.itemIndex },
+			),
+			{ cause: 'configuration-invalid' },
 		);
 	}
 }
