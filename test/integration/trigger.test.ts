@@ -4,6 +4,7 @@ import {
 	changeResponse,
 	createEndUser,
 	startFakeWootric,
+	type Fault,
 	type FakeWootric,
 } from '../fake';
 import { responseView } from '../fake/resources/responses';
@@ -55,6 +56,23 @@ describe('Wootric Trigger', () => {
 	const letTimePass = (second: number, by: number) =>
 		fake.clock.advance(second + by - fake.clock.now());
 	const byPath = (a: { path: string }, b: { path: string }) => a.path.localeCompare(b.path);
+	/**
+	 * A Response Created trigger with 400 responses waiting, 30 s old (a poll that read them all would
+	 * move the cursor past them), whose list page `page` fails every try with `fault`; and its cursor.
+	 */
+	const waitingWithPageFailing = async (page: string, fault: Fault) => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		const burst = insertResponses(400);
+		letTimePass(burst[399].createdAt, 30);
+		fake.faults.inject({
+			path: '/v1/responses',
+			when: (request) => request.query.page === page,
+			times: Infinity,
+			fault,
+		});
+		return { session, burst, before: JSON.stringify(session.staticData) };
+	};
 
 	it('starts from the service’s now on its first poll (one request per endpoint), then an idle poll costs exactly one request per endpoint', async () => {
 		// The service's clock is an hour behind the n8n host's: the cursor starts at the service's
@@ -255,18 +273,10 @@ describe('Wootric Trigger', () => {
 	});
 
 	it('fails a poll on a 500 at page 7 without moving its cursor; the next poll emits exactly what was missing', async () => {
-		const session = new TriggerSession(fake, { events: ['response'] });
-		await session.poll();
-		const burst = insertResponses(400);
-		// A poll that read them all would move the cursor past them.
-		letTimePass(burst[399].createdAt, 30);
-		const before = JSON.stringify(session.staticData);
 		// Page 7 fails every try of this poll (the page asked for ahead and every retry).
-		fake.faults.inject({
-			path: '/v1/responses',
-			when: (request) => request.query.page === '7',
-			times: Infinity,
-			fault: { kind: 'status', status: 500 },
+		const { session, burst, before } = await waitingWithPageFailing('7', {
+			kind: 'status',
+			status: 500,
 		});
 
 		const failed = await session.poll();
@@ -284,6 +294,77 @@ describe('Wootric Trigger', () => {
 		expect(recovered.error).toBeUndefined();
 		expect(session.emitted.map((item) => item.id)).toEqual(burst.map((response) => response.id));
 		expect(cursorOf(session, 'responses').complete).toBeGreaterThanOrEqual(burst[399].createdAt);
+	});
+
+	describe("a rate limit that resets after n8n's poll time (10 s here, a minute's wait)", () => {
+		const ids = (items: Array<{ id?: unknown }>) => items.map((item) => Number(item.id));
+
+		it('a limit of 3 requests a minute: each poll reads a page and keeps 2 requests for its closing look; every poll goes on from the last, each response once', async () => {
+			const session = new TriggerSession(fake, { events: ['response'] });
+			await session.poll();
+			const burst = insertResponses(400);
+			letTimePass(burst[399].createdAt, 30);
+			fake.rateLimits.set('GET /v1/responses', 3, 60);
+
+			const perPoll: number[] = [];
+			while (session.emitted.length < burst.length && perPoll.length < 12) {
+				// Waiting the minute would pass the test's time limit.
+				const run = await session.poll('trigger', 10_000);
+				expect(run.error).toBeUndefined();
+				perPoll.push(run.items.length);
+				fake.clock.advance(61);
+			}
+
+			expect(perPoll.every((count) => count > 0)).toBe(true);
+			expect(ids(session.emitted)).toEqual(ids(burst));
+			expect(fake.requestsTo('/v1/responses').every((request) => request.status === 200)).toBe(
+				true,
+			);
+		});
+
+		it('a 429 at page 3, from another client spending the limit: the poll fails declaring the reset, at once, and keeps its cursor; the next reads on', async () => {
+			const { session, burst, before } = await waitingWithPageFailing('3', {
+				kind: 'rateLimited',
+				resetInSeconds: 60,
+			});
+
+			const limited = await session.poll('trigger', 10_000);
+			const kept = JSON.stringify(session.staticData);
+			fake.faults.clear();
+			const after = await session.poll('trigger', 10_000);
+
+			expect(limited.error).toMatchObject({ failure: { cause: 'rate-limited' } });
+			expect(kept).toBe(before);
+			expect(after.error).toBeUndefined();
+			expect(ids(session.emitted)).toEqual(ids(burst));
+		});
+
+		it('with nothing read yet, the poll fails declaring when the limit resets, and keeps its cursor', async () => {
+			const session = new TriggerSession(fake, { events: ['response'] });
+			await session.poll();
+			insertResponses(10);
+			letTimePass(fake.clock.now() + 10, 30);
+			const before = JSON.stringify(session.staticData);
+			fake.faults.inject({
+				path: '/v1/responses',
+				times: Infinity,
+				fault: { kind: 'rateLimited', resetInSeconds: 60 },
+			});
+			const started = Date.now();
+
+			const failed = await session.poll('trigger', 10_000);
+
+			expect(failed.error).toMatchObject({
+				httpCode: '429',
+				failure: { cause: 'rate-limited', resetsAtEpochMs: expect.any(Number) },
+			});
+			const { resetsAtEpochMs } = (
+				failed.error as unknown as { failure: { resetsAtEpochMs: number } }
+			).failure;
+			expect(resetsAtEpochMs - started).toBeGreaterThan(58_000);
+			expect(resetsAtEpochMs - Date.now()).toBeLessThan(62_000);
+			expect(JSON.stringify(session.staticData)).toBe(before);
+		});
 	});
 
 	it('filters responses by category, score and comment; lets declines through; tells the events apart, oldest first', async () => {

@@ -74,6 +74,21 @@ describe('nextStep: what a request does after a failed try', () => {
 			});
 		});
 
+		it("fails, out of time, when the limit resets after the request's giveUpAt (a poll's time); waits when before", () => {
+			const within = { ...get, giveUpAt: NOW + 20_000 };
+
+			expect(nextStep(rateLimited(30), NO_FAILURES, within, NOW)).toEqual({
+				kind: 'fail',
+				tries: 1,
+				notRetriedPost: false,
+				outOfTime: true,
+			});
+			expect(nextStep(rateLimited(10), NO_FAILURES, within, NOW)).toMatchObject({
+				kind: 'retry',
+				afterMs: 10_000 + 250,
+			});
+		});
+
 		it('fails at the sixth 429, counting every try made', () => {
 			expect(nextStep(rateLimited(1), failed({ rateLimited: 4 }), get, NOW)).toMatchObject({
 				kind: 'retry',

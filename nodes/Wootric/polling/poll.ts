@@ -6,6 +6,7 @@ import { integerValue, unixSeconds } from '../helpers/validation';
 import {
 	declaring,
 	IgnoredParametersError,
+	OutOfTimeError,
 	isNotFound,
 	listAll,
 	PER_PAGE,
@@ -46,6 +47,12 @@ import { readEventRule } from '../events/responseFilter';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
+/**
+ * Requests of an endpoint's rate limit a poll's reading leaves for its closing look (changedWhileRead
+ * and readMovedPastStop, a page each when little moved), so that a poll stopped by the limit can
+ * still end, and the next one go on from there.
+ */
+const CLOSING_REQUESTS = 2;
 /** "Fetch Test Event" looks at most this far back for a record that matches the filters. */
 const SAMPLE_RECORDS = 150;
 
@@ -105,8 +112,13 @@ interface StreamPoll {
 	stream: Stream;
 	cursor: StreamCursor;
 	settings: TriggerSettings;
-	/** Past it (ms since the epoch), the poll reads no further. */
+	/**
+	 * Past it (ms since the epoch), the poll reads no further, and waits for no rate limit that resets
+	 * later.
+	 */
 	deadline: number;
+	/** The end of n8n's time for the poll (ms since the epoch): its closing look waits no later. */
+	giveUpAt: number;
 }
 
 /**
@@ -159,7 +171,7 @@ function refusal(error: unknown): IgnoredParametersError {
  */
 async function readAlong(
 	reading: Reading,
-	{ context, stream, cursor, settings, deadline }: StreamPoll,
+	{ context, stream, cursor, settings, deadline, giveUpAt }: StreamPoll,
 ): Promise<StreamRead> {
 	const { path, newEvent } = STREAMS[stream];
 	const byCreated = reading === 'created';
@@ -194,6 +206,7 @@ async function readAlong(
 			if (!cursor.told?.includes(key)) unreadable.push(records);
 		},
 		onServiceTime: (second: number) => (answeredAt ??= second),
+		giveUpAt,
 	};
 	// Invalidated responses too: one invalidated while a poll pages leaves the list like a deleted
 	// one, and shifts the pages after it.
@@ -209,13 +222,18 @@ async function readAlong(
 				created: { gte: emitFrom },
 				sortKey: null,
 				order: 'asc',
+				giveUpAt: deadline,
+				keepRequests: CLOSING_REQUESTS,
 			})
 		: listAll(context, {
 				...listing,
 				updated: { gte: cursor.complete + 1 },
 				sortKey: 'updated_at',
 				order: 'asc',
+				giveUpAt: deadline,
+				keepRequests: CLOSING_REQUESTS,
 			});
+	const ranOut: { error?: OutOfTimeError } = {};
 
 	const now = () => answeredAt ?? Math.floor(Date.now() / 1000);
 	const emit = (events: EventName[], record: IDataObject, created: number, second: number) => {
@@ -293,7 +311,7 @@ async function readAlong(
 	let second = cursor.complete;
 	let readPastComplete = 0;
 	let stoppedEarly = false;
-	for await (const page of records) {
+	for await (const page of untilOutOfTime(records, ranOut)) {
 		for (const record of page) {
 			if (byCreated && !settings.filter.includeExcluded && record.excluded_from_calculations)
 				continue;
@@ -315,6 +333,12 @@ async function readAlong(
 			break;
 		}
 	}
+	// A rate limit that resets after the poll's time ended the reading: what was read past the cursor
+	// stands, as above; with nothing read past it, the poll fails, declaring when the limit resets.
+	if (ranOut.error) {
+		if (second <= cursor.complete) throw ranOut.error;
+		stoppedEarly = true;
+	}
 	if (stoppedEarly && !byCreated)
 		await readMovedPastStop(context, listing, { from: emitFrom, stop: second }, read, (record) => {
 			const updated = wootricSeconds(record.updated_at) ?? second;
@@ -329,7 +353,12 @@ async function readAlong(
 	// Along created_at no change moves a record.
 	const movedFrom =
 		!byCreated && read.length >= PER_PAGE
-			? await changedWhileRead(context, { path, query: everyRecord }, read, now() - SETTLE_SECONDS)
+			? await changedWhileRead(
+					context,
+					{ path, query: everyRecord, giveUpAt },
+					read,
+					now() - SETTLE_SECONDS,
+				)
 			: Infinity;
 	// With Wait Until Complete turned off since, what it held is due now. A held response is emitted
 	// as it is now, which may be newer than what the read above saw: the next poll must know that
@@ -360,6 +389,36 @@ async function readAlong(
 	};
 	const next = advanceCursor(cursor, progress);
 	return { found, unreadable, cursor: byCreated ? { ...next, by: 'created' } : next };
+}
+
+/**
+ * `pages` until a rate limit that resets after the poll's time (OutOfTimeError) ends them: then
+ * `ranOut.error` holds it. Any other failure fails the poll.
+ */
+async function* untilOutOfTime(
+	pages: AsyncGenerator<IDataObject[]>,
+	ranOut: { error?: OutOfTimeError },
+): AsyncGenerator<IDataObject[]> {
+	try {
+		for (;;) {
+			const next = await pages.next().catch(outOfTime);
+			if (next instanceof OutOfTimeError) {
+				ranOut.error = next;
+				return;
+			}
+			if (next.done) return;
+			yield next.value;
+		}
+	} finally {
+		// Stopped early by the reader: the list's own clean-up, as a for-await's break runs it.
+		await pages.return(undefined);
+	}
+}
+
+/** A request given up for the poll's time, as a value; any other failure fails the poll. */
+function outOfTime(error: unknown): OutOfTimeError {
+	if (error instanceof OutOfTimeError) return error;
+	throw error;
 }
 
 /**
@@ -399,7 +458,7 @@ async function readMovedPastStop(
  */
 async function changedWhileRead(
 	context: IPollFunctions,
-	{ path, query }: Pick<ListRequest, 'path' | 'query'>,
+	{ path, query, giveUpAt }: Pick<ListRequest, 'path' | 'query' | 'giveUpAt'>,
 	read: ReadRecord[],
 	since: number,
 ): Promise<number> {
@@ -413,6 +472,7 @@ async function changedWhileRead(
 		sortKey: 'updated_at',
 		order: 'asc',
 		onUnreadable: () => undefined,
+		giveUpAt,
 	});
 	for await (const page of listing) {
 		for (const record of page) {
@@ -613,7 +673,9 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	const state = context.getWorkflowStaticData('node');
 	const budget =
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
-	const deadline = Date.now() + budget * 0.8;
+	const started = Date.now();
+	const deadline = started + budget * 0.8;
+	const giveUpAt = started + budget;
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
@@ -632,7 +694,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
 				return;
 			}
-			const result = await readStream({ context, stream, cursor, settings, deadline });
+			const result = await readStream({ context, stream, cursor, settings, deadline, giveUpAt });
 			cursors[stream] = result.cursor;
 			found.push(...result.found);
 			unreadable.push(...result.unreadable);

@@ -166,7 +166,18 @@ export interface FailedRequest {
 	attempts: number;
 	/** Set when the request could have taken effect and so was not repeated. */
 	notRetriedPost?: boolean;
+	/**
+	 * Set when a rate limit resets after the request's giveUpAt; `resetsAt` (ms since the epoch) when
+	 * known from an earlier answer rather than this one's headers.
+	 */
+	outOfTime?: { resetsAt?: number };
 }
+
+/**
+ * A request given up because the rate limit resets after the caller's time runs out (a poll's
+ * budget): the caller keeps what it read and goes on next time.
+ */
+export class OutOfTimeError extends NodeApiError {}
 
 const POST_NOT_RETRIED =
 	'It was not retried: repeating a POST could create a duplicate (or send a survey twice). Check in Wootric whether it took effect before running it again.';
@@ -213,7 +224,9 @@ export function toNodeApiError(
 			"This account has not enabled editing a response's or decline's end_user properties. Ask Wootric support to enable it, or leave the end-user properties out.";
 	} else if (status === 429) {
 		message = `Wootric's rate limit was reached for ${call}`;
-		hint = `It did not reset within the ${MAX_RATE_LIMIT_WAIT_SECONDS} s this node waits for it. Run the workflow again later.`;
+		hint = request.outOfTime
+			? 'It resets after the time n8n gives this poll; the next poll goes on from there.'
+			: `It did not reset within the ${MAX_RATE_LIMIT_WAIT_SECONDS} s this node waits for it. Run the workflow again later.`;
 	} else if (status >= 500) {
 		message = `Wootric had a server error (${status}) on ${call}`;
 	} else {
@@ -223,7 +236,7 @@ export function toNodeApiError(
 		.filter(Boolean)
 		.join(' ');
 	const httpCode = status === undefined ? undefined : String(status);
-	const error = new NodeApiError(
+	const error = new (request.outOfTime ? OutOfTimeError : NodeApiError)(
 		node,
 		{ message, description, httpCode: httpCode ?? null } as JsonObject,
 		{
@@ -233,5 +246,11 @@ export function toNodeApiError(
 			itemIndex: request.itemIndex,
 		},
 	);
-	return declaring(error, declaredFailure(failure, Date.now()));
+	const resetsAtEpochMs = request.outOfTime?.resetsAt;
+	return declaring(
+		error,
+		resetsAtEpochMs === undefined
+			? declaredFailure(failure, Date.now())
+			: { cause: 'rate-limited', resetsAtEpochMs },
+	);
 }

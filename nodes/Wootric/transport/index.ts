@@ -11,4 +11,4 @@ export {
 } from './paging';
 export { flattenParams, type ParamHash } from './encoding';
 export { parseWootricDatetime, wootricSeconds } from './datetime';
-export { declaring, isNotFound } from './failures';
+export { declaring, isNotFound, OutOfTimeError } from './failures';

@@ -74,6 +74,10 @@ export interface ListRequest {
 	onUnreadable?: (unreadable: UnreadableRecords) => void;
 	/** Told the service's time of each page's answer (see WootricRequest). */
 	onServiceTime?: (unixSeconds: number) => void;
+	/** For each page's request (see WootricRequest): past it, the list ends with OutOfTimeError. */
+	giveUpAt?: number;
+	/** For each page's request, and pages asked for ahead (see WootricRequest). */
+	keepRequests?: number;
 }
 
 /** How a list is read; unset, the defaults (defaults.ts). */
@@ -321,6 +325,8 @@ async function* readWindow(
 			itemIndex: request.itemIndex,
 			once,
 			onServiceTime: request.onServiceTime,
+			giveUpAt: request.giveUpAt,
+			keepRequests: request.keepRequests,
 		});
 	// Pages ahead: as many more as full pages were read so far, up to the pages in flight (so a short
 	// list costs no page past its end, and page 1 of a listing goes alone); only while the pages on
@@ -334,7 +340,7 @@ async function* readWindow(
 		ahead + 1 <
 			Math.min(listOptions.pagesInFlight ?? DEFAULT_PAGES_IN_FLIGHT, 1 + listing.fullPagesRead) &&
 		listing.remaining > PER_PAGE * (ahead + 1) &&
-		canSendAhead(context, 'GET', request.path);
+		canSendAhead(context, 'GET', request.path, request.keepRequests);
 	const timeKey = sort.field && `${sort.field}_at`;
 	let lastSecond: number | undefined;
 	let lastSecondRecords: IDataObject[] = [];

@@ -84,6 +84,8 @@ interface EndpointState {
 	window?: string;
 	/** Set when the limit ran out (X-Rate-Limit-Remaining: 0): when it resets, in ms. */
 	blockedUntil?: number;
+	/** When the current window resets, in ms (this machine's clock). */
+	resetsAt?: number;
 	inFlight: number;
 }
 
@@ -96,8 +98,8 @@ export class RateLimitGate {
 	/**
 	 * endpointKey → its state. Invariant: `inFlight` counts this gate's requests to the endpoint
 	 * that were sent and have not settled; `remaining` is the lowest count the answers of `window`
-	 * reported; `blockedUntil` is set from an answer that said none remain, until a request waited
-	 * for it. It is a hint, never the decision: the service counts, and what other executions or
+	 * reported, and `resetsAt` when that window ends; `blockedUntil` is set from an answer that said
+	 * none remain, until a request waited for it. It is a hint, never the decision: the service counts, and what other executions or
 	 * processes spend shows in its counts or as a 429, which nextStep waits out; nothing is kept
 	 * across a restart. Bound: one entry per endpoint the context called, never removed: at most 32
 	 * (API_PATHS with the methods the API has for them), a few numbers each; a path outside
@@ -128,6 +130,7 @@ export class RateLimitGate {
 		const remaining = Number(headers['x-rate-limit-remaining'] ?? NaN);
 		if (remaining === 0 && resetAt !== undefined) state.blockedUntil = resetAt;
 		if (!Number.isFinite(remaining)) return;
+		state.resetsAt = resetAt;
 		// Answers of one window can arrive out of order: the lowest count is the latest.
 		const window = headers['x-rate-limit-reset'];
 		state.remaining =
@@ -141,18 +144,35 @@ export class RateLimitGate {
 	 * Whether one more request can go out now, ahead of need, without running into the limit: every
 	 * request on its way may not be counted in the last remaining count yet, so it is taken off.
 	 */
-	hasRoomForAnother(endpoint: string): boolean {
+	hasRoomForAnother(endpoint: string, keep = 0): boolean {
 		const state = this.stateOf(endpoint);
-		return state.blockedUntil === undefined && (state.remaining ?? Infinity) - state.inFlight >= 1;
+		return (
+			state.blockedUntil === undefined && (state.remaining ?? Infinity) - state.inFlight - keep >= 1
+		);
 	}
 
-	async waitFor(endpoint: string): Promise<void> {
+	/**
+	 * Before a request of the endpoint (counted in `inFlight`): waits until the limit resets when an
+	 * answer said none remain. Unless the reset comes after `giveUpAt`: then it does not wait, keeps
+	 * the block for later requests, and returns the reset (ms since the epoch); so too when sending
+	 * would leave fewer than `keep` requests of the window for later ones.
+	 */
+	async waitFor(
+		endpoint: string,
+		{ giveUpAt = Infinity, keep = 0 }: { giveUpAt?: number; keep?: number } = {},
+	): Promise<number | undefined> {
 		const state = this.stateOf(endpoint);
 		const until = state.blockedUntil;
-		if (until === undefined) return;
+		if (until === undefined) {
+			const resetsAt = state.resetsAt ?? Infinity;
+			const left = (state.remaining ?? Infinity) - state.inFlight;
+			return left < keep && resetsAt > giveUpAt ? resetsAt : undefined;
+		}
+		if (until > giveUpAt) return until;
 		state.blockedUntil = undefined;
 		const wait = until - Date.now();
 		if (wait > 0) await sleep(Math.min(wait, MAX_RATE_LIMIT_WAIT_SECONDS * 1000));
+		return undefined;
 	}
 }
 

@@ -43,6 +43,17 @@ export interface WootricRequest {
 	once?: boolean;
 	/** Told the service's time (UNIX seconds, from the answer's Date header) when it answered. */
 	onServiceTime?: (unixSeconds: number) => void;
+	/**
+	 * When the caller's time runs out (ms since the epoch; a poll's, n8n's poll budget): a rate limit
+	 * that resets later is not waited for, and the request fails with an OutOfTimeError, so that the
+	 * caller keeps what it has.
+	 */
+	giveUpAt?: number;
+	/**
+	 * With giveUpAt: requests of the endpoint's rate limit to leave for the caller's later requests
+	 * (a poll's closing look); a request that would take one of them is not sent (OutOfTimeError).
+	 */
+	keepRequests?: number;
 }
 
 /**
@@ -78,13 +89,22 @@ async function sendWithRetries<T>(
 ): Promise<T> {
 	const httpOptions = httpOptionsOf(request, wootricBaseUrl(await credentialsOf(context)));
 	let failures = NO_FAILURES;
+	const { method, path, subject, itemIndex } = request;
 	for (;;) {
-		await gate.waitFor(endpoint);
+		const resetsAt = await gate.waitFor(endpoint, {
+			giveUpAt: request.giveUpAt,
+			keep: request.keepRequests,
+		});
+		if (resetsAt !== undefined)
+			throw toNodeApiError(
+				context.getNode(),
+				{ method, path, subject, itemIndex, attempts: 0, outOfTime: { resetsAt } },
+				{ status: 429, headers: {}, apiMessages: [] },
+			);
 		const sent = await sendOnce(context, request, endpoint, gate, httpOptions);
 		if (!('failure' in sent)) return sent.body as T;
 		const step = nextStep(sent.failure, failures, request, Date.now());
 		if (step.kind === 'fail') {
-			const { method, path, subject, itemIndex } = request;
 			const failed = {
 				method,
 				path,
@@ -92,6 +112,7 @@ async function sendWithRetries<T>(
 				itemIndex,
 				attempts: step.tries,
 				notRetriedPost: step.notRetriedPost,
+				outOfTime: step.outOfTime ? {} : undefined,
 			};
 			throw toNodeApiError(context.getNode(), failed, sent.failure);
 		}
@@ -159,8 +180,9 @@ export function canSendAhead(
 	context: WootricContext,
 	method: IHttpRequestMethods,
 	path: string,
+	keepRequests?: number,
 ): boolean {
-	return rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path));
+	return rateLimitGateOf(context).hasRoomForAnother(endpointKey(method, path), keepRequests);
 }
 
 /**

@@ -21,6 +21,8 @@ export interface RetriedRequest {
 	multipart?: unknown;
 	/** Sent once, never again (see WootricRequest.once). */
 	once?: boolean;
+	/** No wait for a rate limit that ends after it (see WootricRequest.giveUpAt). */
+	giveUpAt?: number;
 }
 
 export type NextStep =
@@ -28,16 +30,17 @@ export type NextStep =
 	| { kind: 'retry'; afterMs: number; failures: Failures }
 	/**
 	 * Give up after `tries`; `notRetriedPost` when a POST the service may have acted on was not
-	 * repeated.
+	 * repeated; `outOfTime` when the rate limit resets after the request's giveUpAt.
 	 */
-	| { kind: 'fail'; tries: number; notRetriedPost: boolean };
+	| { kind: 'fail'; tries: number; notRetriedPost: boolean; outOfTime?: boolean };
 
 /** The wait for a 429 that says nothing of its reset: the service's windows are a minute long. */
 const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
  * What to do after a request's try failed with `failure`, at `now` (ms), having failed as
- * `failures` says before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS. A
+ * `failures` says before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS and
+ * before the request's giveUpAt. A
  * failure that changed nothing (network, 5xx) is retried with a doubling backoff, except for a
  * POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
  * refused with 401 is sent once more: n8n renews the token but does not resend a multipart body,
@@ -74,6 +77,7 @@ export function nextStep(
 			waitMs > MAX_RATE_LIMIT_WAIT_SECONDS * 1000
 		)
 			return fail;
+		if (now + waitMs > (request.giveUpAt ?? Infinity)) return { ...fail, outOfTime: true };
 		return {
 			kind: 'retry',
 			afterMs: Math.max(waitMs, 0),
