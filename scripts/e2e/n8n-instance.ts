@@ -161,7 +161,9 @@ export class N8nInstance {
 	/**
 	 * `n8n execute --id=<id> --rawOutput`: runs the workflow from its Manual Trigger in a separate
 	 * n8n process and returns the execution. A failed run throws a CliExecutionError with n8n's error
-	 * message.
+	 * message. A run n8n printed as successful is returned even when the process then exited with an
+	 * error (seen once with 2.40.7, the run stored as a success): the run is what the steps test, and
+	 * the exit is reported on stderr with the command's last lines.
 	 */
 	async execute(workflowId: string): Promise<CliExecution> {
 		const command = `n8n execute --id=${workflowId}`;
@@ -172,7 +174,9 @@ export class N8nInstance {
 			const printed = (error as { stdout?: string }).stdout ?? '';
 			const execution = printedExecution(printed);
 			if (!execution) throw error;
-			throw new CliExecutionError(command, execution);
+			if (execution.data.resultData.error) throw new CliExecutionError(command, execution);
+			process.stderr.write(`[e2e] the run succeeded, then ${(error as Error).message}\n`);
+			return execution;
 		}
 		const execution = printedExecution(stdout);
 		if (!execution) throw new Error(`${command} printed no execution:\n${tail(stdout)}`);
