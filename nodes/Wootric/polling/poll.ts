@@ -430,7 +430,7 @@ function outOfTime(error: unknown): OutOfTimeError {
  */
 async function readMovedPastStop(
 	context: IPollFunctions,
-	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable'>,
+	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'>,
 	{ from, stop }: { from: number; stop: number },
 	read: ReadRecord[],
 	sighted: (record: IDataObject) => void,
@@ -492,7 +492,7 @@ async function changedWhileRead(
  */
 async function emitTimedOut(
 	context: IPollFunctions,
-	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable'>,
+	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'>,
 	waiting: Map<number, number>,
 	createdBy: number,
 	emit: (record: IDataObject, created: number) => void,
