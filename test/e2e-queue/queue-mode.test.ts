@@ -424,7 +424,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 		});
 
 		step(
-			'a burst of signed webhooks posted at once to the main (1,000; 300 in CI and the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
+			'a burst of signed webhooks posted at once to the main (1,000; 300 in CI, 100 in the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
 			async (stopped) => {
 				const burstWorkflow = [SCENARIO_WORKFLOWS.burst.id];
 				const startedBefore = (await executionsPerWorker(burstWorkflow)).map((ids) => ids.size);
@@ -477,7 +477,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 	});
 
 	step(
-		'the trigger on the main emits each response of three bursts (1,000 each; 300 in CI and the version checks) exactly once across a main restart and a killed worker; its cursor lives in PostgreSQL',
+		'the trigger on the main emits each response of three bursts (1,000 each; 300 in CI, 100 in the version checks) exactly once across a main restart and a killed worker; its cursor lives in PostgreSQL',
 		async () => {
 			await runTriggerScenario();
 		},
@@ -553,23 +553,27 @@ async function runTriggerScenario(): Promise<void> {
 	// not yet queued is marked too, and its worker then skips it. The webhook bursts, which run
 	// before, keep n8n's default.)
 	const perBurst = burstSize();
-	burst(perBurst, 120);
+	// The same-second clusters, and burst 3's ticketing time (about 12 s, in which a worker is killed),
+	// are those of a burst of 300, in proportion for a smaller one (100 in the version checks).
+	const scaled = (atThreeHundred: number) =>
+		Math.round((atThreeHundred * Math.min(perBurst, 300)) / 300);
+	burst(perBurst, scaled(120));
 	await waitForTickets(perBurst, 180_000);
 	const cursorBeforeRestart = await triggerCursor();
 	await cluster.n8n.stop();
-	burst(perBurst, 200);
+	burst(perBurst, scaled(200));
 	await cluster.n8n.start(undefined, { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' });
 	await cluster.rest.login(OWNER.email, OWNER.password);
 	await waitForTickets(2 * perBurst, 180_000);
 
 	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of
 	// it.
-	tickets.delayMs = 40;
+	tickets.delayMs = Math.round(12_000 / Math.min(perBurst, 300));
 	const beforeBurst3 = await executionsPerWorker(['queueTickets']);
-	burst(perBurst, 60);
+	burst(perBurst, scaled(60));
 	await waitFor(
 		'tickets of burst 3 to arrive',
-		() => (distinctTickets().size >= 2 * perBurst + 100 ? true : undefined),
+		() => (distinctTickets().size >= 2 * perBurst + scaled(100) ? true : undefined),
 		{ timeoutMs: 120_000, intervalMs: 200 },
 	);
 	const running = (await executionsPerWorker(['queueTickets'])).findIndex(
@@ -617,7 +621,7 @@ async function runTriggerScenario(): Promise<void> {
 	// The cursor only moves on: the main restarted from the one PostgreSQL held.
 	expect(cursor?.complete).toBeGreaterThanOrEqual(cursorBeforeRestart?.complete ?? Infinity);
 	report(
-		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of 120, 200, 60), the main restarted between polls, ` +
+		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of ${[120, 200, 60].map(scaled).join(', ')}), the main restarted between polls, ` +
 			`worker ${running + 1} killed at ${ticketsAtKill} tickets; the trigger emitted ${emittedIds.length} (${new Set(emittedIds).size} distinct) in ${emitted.length} executions; ` +
 			`tickets ${distinctTickets().size} distinct of ${posts} POSTs (${posts - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} (${status})`).join(', ')}); ` +
 			`cursor in PostgreSQL workflow_entity."staticData": complete ${cursor?.complete} (${cursor ? new Date(cursor.complete * 1000).toISOString() : '–'}), ` +

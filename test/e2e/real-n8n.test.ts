@@ -918,7 +918,7 @@ describe('"Wootric Webhook Trigger → ticket"', () => {
 	);
 
 	step(
-		'published, a burst of signed webhooks posted at once (1,000; 300 in CI and the version checks) starts an execution for each, all succeed, and open one ticket per response',
+		'published, a burst of signed webhooks posted at once (1,000; 300 in CI, 100 in the version checks) starts an execution for each, all succeed, and open one ticket per response',
 		async (stopped) => {
 			const figures = await scenarios.burst(burstSize(), 180_000, stopped);
 
