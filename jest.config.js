@@ -8,6 +8,7 @@ module.exports = {
 		'<rootDir>/test/e2e/',
 		'<rootDir>/test/e2e-queue/',
 		'<rootDir>/test/e2e-browser/',
+		'<rootDir>/test/e2e-durable/',
 	],
 	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s
 	// job.

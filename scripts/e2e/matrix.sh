@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # The end-to-end suites against the n8n versions of n8n-versions.json's `matrix`, one version after
-# another: `npm run test:e2e`, `npm run test:e2e:queue` and, on n8n 2.x, `npm run test:e2e:browser`, with
+# another: `npm run test:e2e`, `npm run test:e2e:queue` and, on n8n 2.x, `npm run test:e2e:browser` and
+# `npm run test:e2e:durable`, with
 # E2E_N8N_VERSION set. No argument: every version, every step. `--others`: the versions but the pinned
 # one (CI runs that one whole), each with only the steps of version-checks.json, those whose outcome can
 # differ by n8n version (E2E_SCOPE=version-checks). Or name versions as arguments: every step.
@@ -23,8 +24,9 @@ results=()
 failed=0
 for version in "${versions[@]}"; do
 	suites=(test:e2e test:e2e:queue)
-	# The browser suite drives n8n 2.x's editor; n8n 1.x's editor is another (README, Commands).
-	[[ $version == 1.* ]] || suites+=(test:e2e:browser)
+	# The browser suite drives n8n 2.x's editor (n8n 1.x's is another: README, Commands); n8n 1.x has
+	# no durable poller.
+	[[ $version == 1.* ]] || suites+=(test:e2e:browser test:e2e:durable)
 	for suite in "${suites[@]}"; do
 		echo "[matrix] n8n $version ($scope): npm run $suite" >&2
 		start=$(date +%s)

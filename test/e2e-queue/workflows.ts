@@ -149,20 +149,38 @@ export function pagesOfResponses(id: string, path: string, credential: Credentia
 
 export const TRIGGER_NAME = 'New Response';
 
-/** Every new response → a ticket, with the item's idempotency_key as the ticket system's. */
-export function responsesToTickets(ticketUrl: string): WorkflowFile {
+/** A Wootric Trigger whose every item goes to a ticket system. */
+export interface TicketsTrigger {
+	id: string;
+	name: string;
+	/**
+	 * The seconds of each minute it polls at: a Poll Time each (n8n refuses a Poll Time that fires
+	 * more than once a minute, not several Poll Times).
+	 */
+	pollSeconds: number[];
+	events?: string[];
+	options?: Record<string, unknown>;
+}
+
+/** The trigger's items → a ticket each, with the item's idempotency_key as the ticket system's. */
+export function triggerToTickets(ticketUrl: string, trigger: TicketsTrigger): WorkflowFile {
 	const pollTimes = {
-		item: [0, 15, 30, 45].map((second) => ({
+		item: trigger.pollSeconds.map((second) => ({
 			mode: 'custom',
 			cronExpression: `${second} * * * * *`,
 		})),
 	};
-	return chain('queueTickets', 'queue: every new response → ticket', [
+	return chain(trigger.id, trigger.name, [
 		node(
 			TRIGGER_NAME,
 			'n8n-nodes-wootric.wootricTrigger',
 			1,
-			{ pollTimes, events: ['response'], filters: {}, options: {} },
+			{
+				pollTimes,
+				events: trigger.events ?? ['response'],
+				filters: {},
+				options: trigger.options ?? {},
+			},
 			SANDBOX_CREDENTIAL,
 		),
 		node('Open Ticket', 'n8n-nodes-base.httpRequest', 4.2, {
@@ -185,3 +203,11 @@ export function responsesToTickets(ticketUrl: string): WorkflowFile {
 		}),
 	]);
 }
+
+/** Every new response → a ticket, polled every 15 s. */
+export const responsesToTickets = (ticketUrl: string): WorkflowFile =>
+	triggerToTickets(ticketUrl, {
+		id: 'queueTickets',
+		name: 'queue: every new response → ticket',
+		pollSeconds: [0, 15, 30, 45],
+	});

@@ -9,6 +9,8 @@ export type Fault =
 	| { kind: 'answer'; body: string }
 	/** Accepts the request and never answers (until the server closes). */
 	| { kind: 'hang' }
+	/** Answers as it would have, once `released` settles: a slow answer whose end the test decides. */
+	| { kind: 'held'; released: Promise<unknown> }
 	/** Closes the connection without an answer. */
 	| { kind: 'dropConnection' };
 

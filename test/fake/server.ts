@@ -183,10 +183,14 @@ export class FakeWootric {
 		bodyError: ApiError | undefined,
 		outgoing: ServerResponse,
 	): Promise<void> {
+		let fault = this.faults.take(request);
+		if (fault?.kind === 'held') {
+			await fault.released;
+			fault = undefined;
+		}
 		// Every answer is dated by the service's own clock, as HTTP servers do: clients read the time
 		// from it.
 		outgoing.setHeader('Date', new Date(this.clock.nowMs()).toUTCString());
-		const fault = this.faults.take(request);
 		if (fault) return sendFault(fault, request, outgoing, this.clock);
 		let headers: Record<string, string> = {};
 		try {
@@ -356,7 +360,7 @@ function sendError(
 }
 
 function sendFault(
-	fault: Fault,
+	fault: Exclude<Fault, { kind: 'held' }>,
 	request: FakeRequest,
 	outgoing: ServerResponse,
 	clock: FakeClock,

@@ -7,6 +7,7 @@ const SUITE_FILES: Record<E2eSuiteName, string> = {
 	e2e: 'test/e2e/real-n8n.test.ts',
 	queue: 'test/e2e-queue/queue-mode.test.ts',
 	browser: 'test/e2e-browser/editor.test.ts',
+	durable: 'test/e2e-durable/durable-poller.ts',
 };
 
 /** The names of a suite file's steps: the first string argument of each step( call. */

@@ -133,6 +133,27 @@ describe('fault injection', () => {
 		expect((await api().get('/v1/end_users')).status).toBe(200);
 	});
 
+	it('holds an answer until the test releases it, then answers as it would have, dated then', async () => {
+		let release = () => {};
+		const released = new Promise<void>((resolve) => (release = resolve));
+		fake().faults.inject({ path: '/v1/end_users', fault: { kind: 'held', released } });
+		let answered = false;
+		const reply = fetchRaw('/v1/end_users').then((response) => {
+			answered = true;
+			return response;
+		});
+		await new Promise((resolve) => setTimeout(resolve, 1_100));
+		expect(answered).toBe(false);
+		const releasedAt = Date.now();
+		release();
+		const { status, headers } = await reply;
+		expect(status).toBe(200);
+		expect(Date.parse(headers.get('date')!)).toBeGreaterThanOrEqual(
+			Math.floor(releasedAt / 1000) * 1000,
+		);
+		expect((await api().get('/v1/end_users')).status).toBe(200);
+	});
+
 	it('drops the connection without an answer', async () => {
 		fake().faults.inject({ path: '/v1/end_users', fault: { kind: 'dropConnection' } });
 		await expect(fetchRaw('/v1/end_users')).rejects.toMatchObject({

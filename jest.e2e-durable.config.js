@@ -1,0 +1,6 @@
+/**
+ * `npm run test:e2e:durable`: the Wootric Trigger on n8n's durable poller (test/e2e-durable), in one
+ * process (SQLite) and in queue mode (PostgreSQL, Redis, a main and a worker); n8n 2.x only.
+ * @type {import('jest').Config}
+ */
+module.exports = { ...require('./jest.e2e.config.js'), roots: ['<rootDir>/test/e2e-durable'] };

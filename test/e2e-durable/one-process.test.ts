@@ -1,0 +1,3 @@
+import { durablePollerSuite } from './durable-poller';
+
+durablePollerSuite('one process');
