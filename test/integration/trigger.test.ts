@@ -437,6 +437,42 @@ describe('Wootric Trigger', () => {
 		});
 	});
 
+	it("with Include End User reads the end users as it reads the pages, within n8n's poll time: a poll that runs out stops early with every item's end user, and the next ones go on, each response once", async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { includeEndUser: true },
+		});
+		await session.poll();
+		// 400 responses, each of its own end user, every request answered 40 ms late: read one after
+		// another, the end users alone would take 16 s of a poll given 2.
+		const start = fake.clock.now() + 1;
+		const responses = Array.from({ length: 400 }, (_, index) =>
+			addResponse(fake.account, fake.store, {
+				endUserId: createEndUser(fake.account, fake.store, `reader${index}@example.com`).id,
+				score: index % 11,
+				createdAt: start + index,
+			}),
+		);
+		letTimePass(start + 399, 30);
+		fake.latencyMs = 40;
+
+		const first = await session.poll('trigger', 2_000);
+		expect(first.error).toBeUndefined();
+		expect(first.items.length).toBeGreaterThan(0);
+		expect(first.items.length).toBeLessThan(400);
+		for (let poll = 0; poll < 10 && session.emitted.length < 400; poll++)
+			expect((await session.poll('trigger', 2_000)).error).toBeUndefined();
+
+		expect(session.emitted.map((item) => item.id)).toEqual(responses.map(({ id }) => id));
+		expect(
+			session.emitted.every(
+				(item) =>
+					(item.end_user as { email?: string }).email ===
+					fake.account.endUsers.get(Number(item.end_user_id))?.email,
+			),
+		).toBe(true);
+	});
+
 	it('puts the idempotency key of its event right after `event` on every item: the same key for the same event in a restarted session and in another one started from Start From, simplified or not, with the end user or not', async () => {
 		const events = ['response', 'responseUpdated', 'decline'];
 		const first = new TriggerSession(fake, { events });

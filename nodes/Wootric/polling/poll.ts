@@ -1,5 +1,5 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError, NodeOperationError } from 'n8n-workflow';
+import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
 import { surveyScaleOf } from '../helpers/surveyTypes';
 import { integerValue, unixSeconds } from '../helpers/validation';
@@ -7,7 +7,6 @@ import {
 	declaring,
 	IgnoredParametersError,
 	OutOfTimeError,
-	isNotFound,
 	listAll,
 	PER_PAGE,
 	wootricRequest,
@@ -27,6 +26,7 @@ import {
 	type ReadRecord,
 	type StreamCursor,
 } from './cursor';
+import { EndUserProfiles } from './end-users';
 import {
 	changedSinceCreated,
 	EVENTS,
@@ -119,6 +119,8 @@ interface StreamPoll {
 	deadline: number;
 	/** The end of n8n's time for the poll (ms since the epoch): its closing look waits no later. */
 	giveUpAt: number;
+	/** Include End User: read as the pages are, within the same time. */
+	endUsers?: EndUserProfiles;
 }
 
 /**
@@ -171,7 +173,7 @@ function refusal(error: unknown): IgnoredParametersError {
  */
 async function readAlong(
 	reading: Reading,
-	{ context, stream, cursor, settings, deadline, giveUpAt }: StreamPoll,
+	{ context, stream, cursor, settings, deadline, giveUpAt, endUsers }: StreamPoll,
 ): Promise<StreamRead> {
 	const { path, newEvent } = STREAMS[stream];
 	const byCreated = reading === 'created';
@@ -312,6 +314,7 @@ async function readAlong(
 	let readPastComplete = 0;
 	let stoppedEarly = false;
 	for await (const page of untilOutOfTime(records, ranOut)) {
+		const foundBefore = found.length;
 		for (const record of page) {
 			if (byCreated && !settings.filter.includeExcluded && record.excluded_from_calculations)
 				continue;
@@ -323,6 +326,7 @@ async function readAlong(
 			const sighted = sighting(entry, created);
 			if (!sighted.known) emit(eventsOf(record, created, sighted), record, created, second);
 		}
+		await endUsers?.read(found.slice(foundBefore).map(({ record }) => record));
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
 		// there. Never within Lookback's window: stopped there, the next poll would start it again.
 		if (
@@ -523,48 +527,10 @@ async function emitTimedOut(
 	for (const [id] of due) waiting.delete(id);
 }
 
-/** One request per distinct end user: email, external id and current properties on each item. */
-async function withEndUsers(context: IPollFunctions, found: Found[]): Promise<Found[]> {
-	const ids = [
-		...new Set(
-			found
-				.map(({ record }) => Number(record.end_user_id))
-				.filter((id) => Number.isInteger(id) && id > 0),
-		),
-	];
-	const profiles = new Map<number, IDataObject | null>();
-	for (const id of ids) {
-		try {
-			const user = await wootricRequest<IDataObject>(context, {
-				method: 'GET',
-				path: `/v1/end_users/${id}`,
-				subject: `end user ${id}`,
-			});
-			profiles.set(id, {
-				id: user.id,
-				email: user.email,
-				external_id: user.external_id,
-				current_properties: user.properties,
-			});
-		} catch (error) {
-			// A user deleted since answering has no profile; anything else fails the poll, which is
-			// repeated.
-			if (!isNotFound(error)) throw new NodeApiError(context.getNode(), error as JsonObject);
-			profiles.set(id, null);
-		}
-	}
-	return found.map((entry) => {
-		const profile = profiles.get(Number(entry.record.end_user_id));
-		const atSurvey = (entry.record.end_user as IDataObject | undefined) ?? {};
-		return {
-			...entry,
-			record: {
-				...entry.record,
-				end_user:
-					profile === undefined ? atSurvey : { ...atSurvey, ...(profile ?? { deleted: true }) },
-			},
-		};
-	});
+/** `found` with the end users of its records (Include End User). */
+async function withEndUsers(endUsers: EndUserProfiles, found: Found[]): Promise<Found[]> {
+	const records = await endUsers.withEndUsers(found.map(({ record }) => record));
+	return found.map((entry, index) => ({ ...entry, record: records[index] }));
 }
 
 function toItems(found: Found[], settings: TriggerSettings): INodeExecutionData[] {
@@ -626,7 +592,7 @@ async function sample(
 		}
 	}
 	if (found.length === 0) return null;
-	if (settings.includeEndUser) found = await withEndUsers(context, found);
+	if (settings.includeEndUser) found = await withEndUsers(new EndUserProfiles(context), found);
 	return [toItems(found, settings)];
 }
 
@@ -676,6 +642,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	const started = Date.now();
 	const deadline = started + budget * 0.8;
 	const giveUpAt = started + budget;
+	const endUsers = settings.includeEndUser ? new EndUserProfiles(context, giveUpAt) : undefined;
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
@@ -694,7 +661,15 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
 				return;
 			}
-			const result = await readStream({ context, stream, cursor, settings, deadline, giveUpAt });
+			const result = await readStream({
+				context,
+				stream,
+				cursor,
+				settings,
+				deadline,
+				giveUpAt,
+				endUsers,
+			});
 			cursors[stream] = result.cursor;
 			found.push(...result.found);
 			unreadable.push(...result.unreadable);
@@ -708,7 +683,8 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 			a.event.localeCompare(b.event) ||
 			Number(a.record.id) - Number(b.record.id),
 	);
-	if (settings.includeEndUser && found.length > 0) found = await withEndUsers(context, found);
+	// The end users of what the closing look added (the rest are read).
+	if (endUsers) found = await withEndUsers(endUsers, found);
 
 	for (const event of Object.keys(EVENTS)) delete state[event];
 	Object.assign(state, cursors);

@@ -1,0 +1,99 @@
+import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
+import { NodeApiError } from 'n8n-workflow';
+
+import { isNotFound, wootricRequest } from '../transport';
+
+/** End users read at the same time: over a real network a poll's time goes to their round trips. */
+const READ_AT_ONCE = 4;
+
+/**
+ * Include End User: one request per distinct end user of a poll's records, for the email, external
+ * id and current properties on each item. A poll reads them as it reads its pages, so that n8n's
+ * time for the poll bounds them with the reading: a poll that stops early leaves the rest of the
+ * records, and their end users, to the next.
+ *
+ * State: one entry per end user met in this poll (at most one per record read, 10,000 per
+ * endpoint), gone with the poll.
+ */
+export class EndUserProfiles {
+	/** null: deleted since answering (404). */
+	private readonly profiles = new Map<number, Promise<IDataObject | null>>();
+	private reading = 0;
+	private readonly queue: Array<() => void> = [];
+
+	/** `giveUpAt`: n8n's end of the poll; no rate-limit wait past it (see transport/request). */
+	constructor(
+		private readonly context: IPollFunctions,
+		private readonly giveUpAt?: number,
+	) {}
+
+	/**
+	 * Reads the end users of these records not read yet, READ_AT_ONCE at a time; every read is let
+	 * finish before a failure fails the poll, so no request outlives it.
+	 */
+	async read(records: IDataObject[]): Promise<void> {
+		const reads: Array<Promise<unknown>> = [];
+		for (const id of new Set(records.map(endUserIdOf))) {
+			if (id === undefined || this.profiles.has(id)) continue;
+			const profile = this.inTurn(async () => await this.profileOf(id));
+			this.profiles.set(id, profile);
+			reads.push(profile);
+		}
+		const failed = (await Promise.allSettled(reads)).find((read) => read.status === 'rejected');
+		if (failed) throw failed.reason;
+	}
+
+	/** The records with their end users (read first where not yet). */
+	async withEndUsers(records: IDataObject[]): Promise<IDataObject[]> {
+		await this.read(records);
+		return await Promise.all(
+			records.map(async (record) => {
+				const id = endUserIdOf(record);
+				if (id === undefined) return record;
+				const profile = await this.profiles.get(id)!;
+				const atSurvey = (record.end_user as IDataObject | undefined) ?? {};
+				return { ...record, end_user: { ...atSurvey, ...(profile ?? { deleted: true }) } };
+			}),
+		);
+	}
+
+	private async profileOf(id: number): Promise<IDataObject | null> {
+		const user = await wootricRequest<IDataObject>(this.context, {
+			method: 'GET',
+			path: `/v1/end_users/${id}`,
+			subject: `end user ${id}`,
+			giveUpAt: this.giveUpAt,
+		}).catch((error: unknown) => {
+			// A user deleted since answering has no profile; anything else fails the poll, which is
+			// repeated.
+			if (isNotFound(error)) return null;
+			throw new NodeApiError(this.context.getNode(), error as JsonObject);
+		});
+		return (
+			user && {
+				id: user.id,
+				email: user.email,
+				external_id: user.external_id,
+				current_properties: user.properties,
+			}
+		);
+	}
+
+	/** Runs `work` when one of the READ_AT_ONCE turns is free; a turn ending is handed on. */
+	private async inTurn<T>(work: () => Promise<T>): Promise<T> {
+		if (this.reading < READ_AT_ONCE) this.reading++;
+		else await new Promise<void>((turn) => this.queue.push(turn));
+		try {
+			return await work();
+		} finally {
+			const next = this.queue.shift();
+			if (next) next();
+			else this.reading--;
+		}
+	}
+}
+
+function endUserIdOf(record: IDataObject): number | undefined {
+	const id = Number(record.end_user_id);
+	return Number.isInteger(id) && id > 0 ? id : undefined;
+}
