@@ -17,7 +17,6 @@ import {
 	createEndUser,
 	FakeWootric,
 	MAX_PER_PAGE,
-	startFakeWootric,
 } from '../fake';
 import {
 	loadOptionsContext,
@@ -39,6 +38,8 @@ import {
 	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
+import { networkLabel, withFake, type Network } from './fake-network';
+import { longestPolls, longestPollTable, type LongestPoll } from './longest-poll';
 import { Floor } from './floor';
 import {
 	formatCount,
@@ -51,7 +52,7 @@ import {
 	type MachineFacts,
 	type MemoryGrowth,
 } from './measure';
-import { trustedTls, type BenchTls } from './tls';
+import { trustedTls } from './tls';
 import { webhookMemory, type WebhookMemoryFigures } from './webhook-memory';
 import {
 	runLine,
@@ -67,20 +68,6 @@ const RESULTS = path.join(REPO_ROOT, 'bench-results');
 const WEBHOOK_ROUNDS = 2;
 /** What the trigger may keep after 100,000 distinct deliveries (issue F16). */
 const WEBHOOK_MEMORY_GOAL_MB = 50;
-
-/** How the fake is reached: over HTTPS or plain HTTP, and how late it answers. */
-interface Network {
-	tls?: BenchTls;
-	latencyMs?: number;
-}
-
-/** "HTTPS, each answer 80 ms late", or nothing for plain HTTP answered at once. */
-function networkLabel({ tls, latencyMs }: Network): string {
-	const parts = [tls ? 'HTTPS' : '', latencyMs ? `each answer ${latencyMs} ms late` : ''].filter(
-		Boolean,
-	);
-	return parts.length > 0 ? `, ${parts.join(', ')}` : '';
-}
 
 /** One line of the table, and what bench.json keeps of it. */
 interface Row {
@@ -126,24 +113,6 @@ interface NodeWork {
 }
 
 // ————— Running the node and the floor —————
-
-/**
- * A fake for one benchmark, closed and let go of afterwards (the secret guard's list of fakes would
- * keep it).
- */
-async function withFake<T>(
-	use: (fake: FakeWootric) => Promise<T>,
-	network: Network = {},
-): Promise<T> {
-	const fake = await startFakeWootric({ tls: network.tls });
-	fake.latencyMs = network.latencyMs ?? 0;
-	try {
-		return await use(fake);
-	} finally {
-		await fake.close();
-		FakeWootric.started.splice(FakeWootric.started.indexOf(fake), 1);
-	}
-}
 
 /**
  * The harness records every run's output for the test suite's secret check, which n8n does not do.
@@ -1245,6 +1214,13 @@ async function main(): Promise<void> {
 	await run('Trigger, burst of 5,000, HTTPS, answers 80 ms late (about 1 min)', () =>
 		triggerBurst(5_000, 3, over(80)),
 	);
+	const longest: LongestPoll[] = [];
+	if (
+		chosen(
+			"Trigger, the longest polls against n8n's time for a poll, HTTPS, answers 80 ms late (about 3 min)",
+		)
+	)
+		longest.push(...(await longestPolls(over(80))));
 	const dayBudget = 5 * 60_000;
 	await runDay('Trigger static data, a day of polls every minute, 1 record/s', {
 		recordsPerSecond: 1,
@@ -1320,6 +1296,8 @@ async function main(): Promise<void> {
 	for (const curve of curves) console.log(`\n${curve}`);
 	const dayTable = days.length > 0 ? triggerDayTable(days) : '';
 	if (dayTable) console.log(`\n${dayTable}`);
+	const longestTable = longest.length > 0 ? longestPollTable(longest) : '';
+	if (longestTable) console.log(`\n${longestTable}`);
 	const webhookTables = webhookReport(webhooks);
 	if (webhookTables) console.log(`\n${webhookTables}`);
 	mkdirSync(RESULTS, { recursive: true });
@@ -1330,7 +1308,7 @@ async function main(): Promise<void> {
 		);
 	writeFileSync(
 		path.join(RESULTS, 'bench.json'),
-		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable }, null, '\t')}\n`,
+		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable, longestPolls: longest, longestTable }, null, '\t')}\n`,
 	);
 	console.log(
 		`\nWrote ${path.relative(process.cwd(), path.join(RESULTS, 'bench.json')) || 'bench-results/bench.json'}`,
