@@ -221,3 +221,29 @@ export async function startQueueServices(
 		throw error;
 	}
 }
+
+/**
+ * One query with psql against n8n's database in queue mode (`env`: QueueServices' env): its output,
+ * unaligned and without headers; `options` add psql's (e.g. a field separator).
+ */
+export async function psqlQuery(
+	env: Record<string, string>,
+	query: string,
+	options: string[] = [],
+): Promise<string> {
+	const { stdout } = await runCommand('psql', [
+		'-h',
+		env.DB_POSTGRESDB_HOST,
+		'-p',
+		env.DB_POSTGRESDB_PORT,
+		'-U',
+		env.DB_POSTGRESDB_USER,
+		'-d',
+		env.DB_POSTGRESDB_DATABASE,
+		'-At',
+		...options,
+		'-c',
+		query,
+	]);
+	return stdout;
+}

@@ -8,6 +8,7 @@ import {
 } from '../../scripts/e2e/n8n-with-package';
 import { runCommand } from '../../scripts/e2e/processes';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
+import { psqlQuery } from '../../scripts/e2e/queue-services';
 import type { N8nRestClient } from '../../scripts/e2e/rest-client';
 import type { N8nRuntime } from '../../scripts/e2e/runtime';
 import type { WorkflowFile } from '../../scripts/e2e/workflow-files';
@@ -131,20 +132,9 @@ async function postgresRows(
 	env: Record<string, string>,
 	sql: string,
 ): Promise<Array<Record<string, unknown>>> {
-	const { stdout } = await runCommand('psql', [
-		'-h',
-		env.DB_POSTGRESDB_HOST,
-		'-p',
-		env.DB_POSTGRESDB_PORT,
-		'-U',
-		env.DB_POSTGRESDB_USER,
-		'-d',
-		env.DB_POSTGRESDB_DATABASE,
-		'-At',
-		'-c',
-		`SELECT coalesce(json_agg(row), '[]') FROM (${sql}) row`,
-	]);
-	return JSON.parse(stdout) as Array<Record<string, unknown>>;
+	return JSON.parse(
+		await psqlQuery(env, `SELECT coalesce(json_agg(row), '[]') FROM (${sql}) row`),
+	) as Array<Record<string, unknown>>;
 }
 
 /** A time n8n's database holds: ISO 8601 from PostgreSQL, `YYYY-MM-DD HH:MM:SS.SSS` UTC from SQLite. */

@@ -161,6 +161,18 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 			backoffUntilMs: databaseTimeMs(row.backoffUntil),
 		};
 	};
+	/** The trigger's row once n8n backs off after a failed poll; then, that it polls normally again. */
+	const backedOff = async (timeoutMs: number) =>
+		await waitFor(
+			'n8n to back off',
+			async () => {
+				const current = await pollerState();
+				return current?.backoffUntilMs ? current : undefined;
+			},
+			{ timeoutMs, intervalMs: 500 },
+		);
+	const expectBackOffOver = async () =>
+		expect(await pollerState()).toMatchObject({ consecutiveErrors: 0, backoffUntilMs: undefined });
 	/** The trigger's cursor on /v1/responses in the workflow's static data, if any. */
 	const staticDataCursor = async () => {
 		const [row] = await deployment.query(
@@ -266,14 +278,7 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 				{ timeoutMs: TWO_POLLS_MS, intervalMs: 200 },
 			);
 			const limitedAt = arrivals.get(limited)!;
-			const state = await waitFor(
-				'n8n to back off',
-				async () => {
-					const current = await pollerState();
-					return current?.backoffUntilMs ? current : undefined;
-				},
-				{ timeoutMs: 30_000, intervalMs: 500 },
-			);
+			const state = await backedOff(30_000);
 			expect(state.consecutiveErrors).toBe(1);
 			// n8n's own back-off after a first failure is 5 s; the reset is 45 s away.
 			expect(state.backoffUntilMs! - limitedAt).toBeGreaterThan((resetInSeconds - 3) * 1000);
@@ -287,10 +292,7 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 			});
 			expect(readsWhileWaiting).toEqual([]);
 			await expectEachOnce([keyOf.response(meanwhile.id)]);
-			expect(await pollerState()).toMatchObject({
-				consecutiveErrors: 0,
-				backoffUntilMs: undefined,
-			});
+			await expectBackOffOver();
 		},
 		3 * 60_000,
 	);
@@ -305,14 +307,7 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 				fault: { kind: 'unauthorized' },
 			});
 			const refusedAt = Date.now();
-			const state = await waitFor(
-				'n8n to back off',
-				async () => {
-					const current = await pollerState();
-					return current?.backoffUntilMs ? current : undefined;
-				},
-				{ timeoutMs: 60_000, intervalMs: 500 },
-			);
+			const state = await backedOff(60_000);
 			expect(state.backoffUntilMs! - refusedAt).toBeGreaterThan(29 * 60_000);
 			expect(state.backoffUntilMs! - refusedAt).toBeLessThan(31 * 60_000);
 
@@ -321,10 +316,7 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 			await deployment.rest.activate(TICKETS);
 			await waitForKeys([keyOf.response(meanwhile.id)]);
 			await expectEachOnce([keyOf.response(meanwhile.id)]);
-			expect(await pollerState()).toMatchObject({
-				consecutiveErrors: 0,
-				backoffUntilMs: undefined,
-			});
+			await expectBackOffOver();
 		},
 		3 * 60_000,
 	);

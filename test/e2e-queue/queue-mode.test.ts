@@ -9,9 +9,10 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import type { StreamCursor } from '../../nodes/Wootric/polling/cursor';
-import { runCommand, waitFor } from '../../scripts/e2e/processes';
+import { waitFor } from '../../scripts/e2e/processes';
 import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
+import { psqlQuery } from '../../scripts/e2e/queue-services';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { burstSize } from '../../scripts/e2e/version-checks';
 import { webhookTriggerUrl } from '../../scripts/e2e/workflow-files';
@@ -57,22 +58,7 @@ function report(line: string): void {
 
 /** One SQL query against n8n's PostgreSQL database: rows of tab-separated values. */
 async function sql(query: string): Promise<string[][]> {
-	const { env } = cluster.services;
-	const { stdout } = await runCommand('psql', [
-		'-h',
-		env.DB_POSTGRESDB_HOST,
-		'-p',
-		env.DB_POSTGRESDB_PORT,
-		'-U',
-		env.DB_POSTGRESDB_USER,
-		'-d',
-		env.DB_POSTGRESDB_DATABASE,
-		'-AtF',
-		'\t',
-		'-c',
-		query,
-	]);
-	return stdout
+	return (await psqlQuery(cluster.services.env, query, ['-F', '\t']))
 		.split('\n')
 		.filter(Boolean)
 		.map((line) => line.split('\t'));
