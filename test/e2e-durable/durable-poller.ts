@@ -9,6 +9,7 @@
 import type { StreamCursor } from '../../nodes/Wootric/polling/cursor';
 import { waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { outputOf } from '../e2e/helpers';
 import { e2eSuite } from '../e2e/suite';
 import { TRIGGER_NAME, triggerToTickets } from '../e2e-queue/workflows';
 import {
@@ -390,13 +391,46 @@ export function durablePollerSuite(deploymentName: Deployment['name']): void {
 	);
 
 	step(
-		"restarted on n8n's own poller again, it goes on from poller_state: nothing emitted again, nothing skipped",
+		"restarted on n8n's own poller again, it goes on from poller_state: nothing skipped, and nothing emitted again but by a poll that started before the run of the one before it ended",
 		async () => {
 			await deployment.restartMain(OWN_POLLER, () => detractor('jo'));
 			await deployment.rest.activate(TICKETS);
 			detractor('kim');
 			await waitForKeys([...expectedKeys]);
-			await expectEachOnce([...expectedKeys]);
+			await new Promise((resolve) => setTimeout(resolve, TWO_POLLS_MS));
+			const counts = postsByKey(tickets);
+			expect([...expectedKeys].filter((key) => !counts.has(key))).toEqual([]);
+			// n8n's own poller keeps reading the cursor from poller_state once it moved there, but saves
+			// it when a poll's run has ended: a poll that starts before reads the one before it (2.40.7,
+			// one process: the poll at publishing and a Poll Time 0.3 s later emitted the same three).
+			const repeated = [...counts].filter(([, count]) => count > 1).map(([key]) => key);
+			if (repeated.length === 0) return;
+			const successes = (await deployment.rest.newestExecutions(TICKETS)).filter(
+				(summary) => summary.status === 'success',
+			);
+			const runs = await Promise.all(
+				successes.map(async (summary) => ({
+					startedAt: Date.parse(summary.startedAt ?? ''),
+					stoppedAt: Date.parse(summary.stoppedAt ?? ''),
+					keys: outputOf(await deployment.rest.finishedExecution(summary.id), TRIGGER_NAME).map(
+						(item) => String(item.idempotency_key),
+					),
+				})),
+			);
+			for (const key of repeated) {
+				const [first, again, ...more] = runs
+					.filter((run) => run.keys.includes(key))
+					.sort((a, b) => a.startedAt - b.startedAt);
+				expect({
+					key,
+					more: more.length,
+					overlapping: again?.startedAt < first?.stoppedAt,
+				}).toEqual({
+					key,
+					more: 0,
+					overlapping: true,
+				});
+			}
 		},
 		3 * 60_000,
 	);
