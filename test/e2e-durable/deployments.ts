@@ -34,14 +34,10 @@ export const OWN_POLLER: Record<string, string> = {
 	N8N_POLLER_DURABLE_CURSORS_ENABLED: 'false',
 };
 
-export const OWNER = { email: 'durable-owner@example.com', password: 'Durable-owner-password-1' };
+const OWNER = { email: 'durable-owner@example.com', password: 'Durable-owner-password-1' };
 
 /** One n8n process on SQLite, or queue mode (PostgreSQL, Redis, the main and a worker). */
 export interface Deployment {
-	name: 'one process' | 'queue mode';
-	runtime: N8nRuntime;
-	/** The process that polls: the only one, or the main. */
-	main: N8nInstance;
 	rest: N8nRestClient;
 	/**
 	 * Restarts the polling process with this environment (the poller's settings), doing `whileDown`
@@ -54,8 +50,10 @@ export interface Deployment {
 	logTails: () => string;
 }
 
+export type DeploymentName = 'one process' | 'queue mode';
+
 export async function startDeployment(
-	name: Deployment['name'],
+	name: DeploymentName,
 	services: E2eServices,
 	workflows: WorkflowFile[],
 	env: Record<string, string>,
@@ -64,7 +62,7 @@ export async function startDeployment(
 	if (name === 'one process') {
 		const started = await startN8nWithPackage(options);
 		const database = join(services.n8nOptions.workFolder, N8N_DATABASE_FILE);
-		return withMain(name, started, {
+		return withMain(started, {
 			query: async (sql) => await sqliteRows(started.runtime, database, sql),
 			stop: async () => await started.n8n.stop(),
 			processes: () => [['n8n', started.n8n]],
@@ -75,7 +73,7 @@ export async function startDeployment(
 		workers: 1,
 		webhookProcesses: 0,
 	});
-	return withMain(name, cluster, {
+	return withMain(cluster, {
 		query: async (sql) => await postgresRows(cluster.services.env, sql),
 		stop: async () => await cluster.stop(),
 		processes: () => [
@@ -86,7 +84,6 @@ export async function startDeployment(
 }
 
 function withMain(
-	name: Deployment['name'],
 	started: N8nWithPackage,
 	parts: {
 		query: Deployment['query'];
@@ -95,9 +92,6 @@ function withMain(
 	},
 ): Deployment {
 	return {
-		name,
-		runtime: started.runtime,
-		main: started.n8n,
 		rest: started.rest,
 		restartMain: async (env, whileDown) => {
 			await started.n8n.stop();

@@ -27,6 +27,7 @@ import {
 	OWN_POLLER,
 	startDeployment,
 	type Deployment,
+	type DeploymentName,
 } from './deployments';
 
 const EVERY_5_SECONDS = Array.from({ length: 12 }, (_, index) => 5 * index);
@@ -51,7 +52,7 @@ const keyOf = {
 		`responseUpdated:${id}:${new Date(updatedAt * 1000).toISOString().replace('.000Z', 'Z')}`,
 };
 
-export function durablePollerSuite(deploymentName: Deployment['name']): void {
+export function durablePollerSuite(deploymentName: DeploymentName): void {
 	let fake: FakeWootric;
 	let tickets: TicketServer;
 	/** The tickets of the workflows published anew on the durable poller, one server each. */
