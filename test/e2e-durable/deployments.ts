@@ -11,7 +11,7 @@ import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cl
 import { psqlQuery } from '../../scripts/e2e/queue-services';
 import type { N8nRestClient } from '../../scripts/e2e/rest-client';
 import type { N8nRuntime } from '../../scripts/e2e/runtime';
-import type { WorkflowFile } from '../../scripts/e2e/workflow-files';
+import type { CredentialForImport, WorkflowFile } from '../../scripts/e2e/workflow-files';
 import type { E2eServices } from '../e2e/suite';
 
 /**
@@ -48,6 +48,8 @@ export interface Deployment {
 	query: (sql: string) => Promise<Array<Record<string, unknown>>>;
 	stop: () => Promise<void>;
 	logTails: () => string;
+	/** In queue mode, its processes and services. */
+	cluster?: QueueCluster;
 }
 
 export type DeploymentName = 'one process' | 'queue mode';
@@ -57,8 +59,9 @@ export async function startDeployment(
 	services: E2eServices,
 	workflows: WorkflowFile[],
 	env: Record<string, string>,
+	credentials: CredentialForImport[] = [],
 ): Promise<Deployment> {
-	const options = { ...services.n8nOptions, owner: OWNER, workflows, env };
+	const options = { ...services.n8nOptions, owner: OWNER, workflows, env, credentials };
 	if (name === 'one process') {
 		const started = await startN8nWithPackage(options);
 		const database = join(services.n8nOptions.workFolder, N8N_DATABASE_FILE);
@@ -74,6 +77,7 @@ export async function startDeployment(
 		webhookProcesses: 0,
 	});
 	return withMain(cluster, {
+		cluster,
 		query: async (sql) => await postgresRows(cluster.services.env, sql),
 		stop: async () => await cluster.stop(),
 		processes: () => [
@@ -86,6 +90,7 @@ export async function startDeployment(
 function withMain(
 	started: N8nWithPackage,
 	parts: {
+		cluster?: QueueCluster;
 		query: Deployment['query'];
 		stop: Deployment['stop'];
 		processes: () => ReadonlyArray<readonly [string, N8nInstance]>;
@@ -101,6 +106,7 @@ function withMain(
 		},
 		query: parts.query,
 		stop: parts.stop,
+		cluster: parts.cluster,
 		logTails: () =>
 			parts
 				.processes()

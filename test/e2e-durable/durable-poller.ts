@@ -9,14 +9,17 @@
 import type { StreamCursor } from '../../nodes/Wootric/polling/cursor';
 import { waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
+import { sandboxCredentialData, type CredentialForImport } from '../../scripts/e2e/workflow-files';
 import { outputOf } from '../e2e/helpers';
 import { e2eSuite } from '../e2e/suite';
+import { runTriggerAcrossCrashes } from '../e2e-queue/trigger-across-crashes';
 import { TRIGGER_NAME, triggerToTickets } from '../e2e-queue/workflows';
 import {
 	addDecline,
 	addResponse,
 	changeResponse,
 	createEndUser,
+	startFakeWootric,
 	type FakeRequest,
 	type FakeWootric,
 } from '../fake';
@@ -58,6 +61,10 @@ export function durablePollerSuite(deploymentName: DeploymentName): void {
 	/** The tickets of the workflows published anew on the durable poller, one server each. */
 	let freshTickets: TicketServer;
 	let minuteTickets: TicketServer;
+	/** Queue mode: the account the bursts go to, and their tickets. */
+	let burstFake: FakeWootric | undefined;
+	let burstTickets: TicketServer | undefined;
+	let log: (line: string) => void = () => {};
 	let deployment: Deployment;
 	/** Every key the main workflow must emit by the end, each once. */
 	const expectedKeys = new Set<string>();
@@ -68,11 +75,14 @@ export function durablePollerSuite(deploymentName: DeploymentName): void {
 	const TICKETS = 'durableTickets';
 	const FRESH = 'durableFresh';
 	const MINUTE = 'durableMinute';
+	const BURSTS = 'durableBursts';
+	const BURST_CREDENTIAL = { id: 'wootricBursts01', name: 'Wootric bursts account' };
 
 	const { step } = e2eSuite({
 		label: 'durable',
 		start: async (services) => {
 			({ fake, tickets } = services);
+			log = services.n8nOptions.log ?? log;
 			freshTickets = await new TicketServer().listen();
 			minuteTickets = await new TicketServer().listen();
 			const workflows = [
@@ -97,17 +107,45 @@ export function durablePollerSuite(deploymentName: DeploymentName): void {
 					pollSeconds: [0],
 				}),
 			];
+			// In queue mode, bursts in an account of their own, so that the other workflows never read
+			// them.
+			const credentials: CredentialForImport[] = [];
+			if (deploymentName === 'queue mode') {
+				burstFake = await startFakeWootric();
+				burstTickets = await new TicketServer().listen();
+				credentials.push({
+					...BURST_CREDENTIAL,
+					type: 'wootricApi',
+					data: sandboxCredentialData(burstFake.baseUrl, burstFake.credentials),
+				});
+				workflows.push(
+					triggerToTickets(burstTickets.url, {
+						id: BURSTS,
+						name: 'durable: bursts → tickets',
+						pollSeconds: [0, 15, 30, 45],
+						credential: BURST_CREDENTIAL,
+					}),
+				);
+			}
 			for (const workflow of workflows)
 				triggerNodeIds.set(
 					workflow.id,
 					(workflow.nodes.find((node) => node.name === TRIGGER_NAME) as { id: string }).id,
 				);
-			deployment = await startDeployment(deploymentName, services, workflows, OWN_POLLER);
+			deployment = await startDeployment(
+				deploymentName,
+				services,
+				workflows,
+				OWN_POLLER,
+				credentials,
+			);
 		},
 		stop: async () => {
 			await deployment?.stop();
 			await freshTickets?.close();
 			await minuteTickets?.close();
+			await burstFake?.close();
+			await burstTickets?.close();
 		},
 		logTails: () => deployment?.logTails(),
 		stopTimeoutMs: 120_000,
@@ -322,6 +360,28 @@ export function durablePollerSuite(deploymentName: DeploymentName): void {
 		},
 		3 * 60_000,
 	);
+
+	if (deploymentName === 'queue mode')
+		step(
+			'in queue mode, three bursts (1,000 each; 300 in CI, 100 in the version checks) across a main restart and a killed worker: each response emitted by one execution and ticketed; the cursor in poller_state only moves on',
+			async () => {
+				const { cluster } = deployment;
+				if (!cluster || !burstFake || !burstTickets) throw new Error('not in queue mode');
+				log(
+					await runTriggerAcrossCrashes({
+						cluster,
+						fake: burstFake,
+						tickets: burstTickets,
+						workflowId: BURSTS,
+						restartMain: async (recovery, whileDown) =>
+							await deployment.restartMain({ ...DURABLE_POLLER, ...recovery }, whileDown),
+						cursor: async () => (await pollerState(BURSTS))?.responses,
+						cursorPlace: 'PostgreSQL poller_state',
+					}),
+				);
+			},
+			25 * 60_000,
+		);
 
 	step(
 		'published anew on the durable poller with Start From, it emits what comes right after publishing once',

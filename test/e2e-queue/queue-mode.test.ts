@@ -10,9 +10,8 @@ import { join } from 'node:path';
 
 import type { StreamCursor } from '../../nodes/Wootric/polling/cursor';
 import { waitFor } from '../../scripts/e2e/processes';
-import { isN8n1, requireFromN8n } from '../../scripts/e2e/runtime';
+import { isN8n1 } from '../../scripts/e2e/runtime';
 import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
-import { psqlQuery } from '../../scripts/e2e/queue-services';
 import type { TicketServer } from '../../scripts/e2e/ticket-server';
 import { burstSize } from '../../scripts/e2e/version-checks';
 import { webhookTriggerUrl } from '../../scripts/e2e/workflow-files';
@@ -34,6 +33,7 @@ import {
 	responsesToTickets,
 	TRIGGER_NAME,
 } from './workflows';
+import { executionsPerWorker, queueSql, runTriggerAcrossCrashes } from './trigger-across-crashes';
 
 const OWNER = { email: 'queue-owner@example.com', password: 'Queue-owner-password-1' };
 const PASSWORD_PAGES = pagesOfResponses('queuePagesPass', 'wootric-pages-password', {
@@ -57,32 +57,7 @@ function report(line: string): void {
 }
 
 /** One SQL query against n8n's PostgreSQL database: rows of tab-separated values. */
-async function sql(query: string): Promise<string[][]> {
-	return (await psqlQuery(cluster.services.env, query, ['-F', '\t']))
-		.split('\n')
-		.filter(Boolean)
-		.map((line) => line.split('\t'));
-}
-
-/**
- * The ids of the executions of `workflowIds` each worker says it started ("Worker started execution
- * <id>"). Each step counts only its own workflows' executions, so that one that failed with
- * executions still running leaves the next step its own verdict.
- */
-async function executionsPerWorker(workflowIds: string[]): Promise<Array<Set<string>>> {
-	const rows = await sql(
-		`SELECT id FROM execution_entity WHERE "workflowId" IN (${workflowIds.map((id) => `'${id}'`).join(', ')})`,
-	);
-	const ofWorkflows = new Set(rows.map(([id]) => id));
-	return cluster.workers.map(
-		(worker) =>
-			new Set(
-				[...readFileSync(worker.logFile, 'utf8').matchAll(/Worker started execution (\d+)/g)]
-					.map((match) => match[1])
-					.filter((id) => ofWorkflows.has(id)),
-			),
-	);
-}
+const sql = async (query: string) => await queueSql(cluster, query);
 
 async function postWebhook(
 	path: string,
@@ -265,7 +240,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 			fake.latencyMs = 10;
 			const runs = 200;
 			const before = fake.requests.length;
-			const startedBefore = (await executionsPerWorker([ACTIONS.id, READ_ALL.id])).map(
+			const startedBefore = (await executionsPerWorker(cluster, [ACTIONS.id, READ_ALL.id])).map(
 				(ids) => ids.size,
 			);
 			const started = Date.now();
@@ -314,7 +289,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				});
 			}
 			expect(csvUploads.every((upload) => upload.includes('csv-'))).toBe(true);
-			const perWorker = (await executionsPerWorker([ACTIONS.id, READ_ALL.id])).map(
+			const perWorker = (await executionsPerWorker(cluster, [ACTIONS.id, READ_ALL.id])).map(
 				(ids, index) => ids.size - startedBefore[index],
 			);
 			expect(perWorker.every((count) => count > 0)).toBe(true);
@@ -343,7 +318,9 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				const warmUp = await fireWebhooks([workflow.id], [{ path }]);
 				expect(warmUp.answers.filter((result) => result.status !== 200)).toEqual([]);
 				fake.latencyMs = 40;
-				const startedBefore = (await executionsPerWorker([workflow.id])).map((ids) => ids.size);
+				const startedBefore = (await executionsPerWorker(cluster, [workflow.id])).map(
+					(ids) => ids.size,
+				);
 				let expiredAt: number | undefined;
 				let pageRequests = 0;
 				fake.arrivalHooks.push((request) => {
@@ -374,7 +351,7 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 				const rejected = fake.requests
 					.slice(expiredAt)
 					.filter((request) => request.path === '/v1/responses' && request.status === 401);
-				const perWorker = (await executionsPerWorker([workflow.id])).map(
+				const perWorker = (await executionsPerWorker(cluster, [workflow.id])).map(
 					(ids, index) => ids.size - startedBefore[index],
 				);
 				expect(perWorker.every((count) => count > 0)).toBe(true);
@@ -412,12 +389,14 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 			'a burst of signed webhooks posted at once to the main (1,000; 300 in CI, 100 in the version checks) runs as an execution each on both workers, all succeed, and open one ticket per response',
 			async (stopped) => {
 				const burstWorkflow = [SCENARIO_WORKFLOWS.burst.id];
-				const startedBefore = (await executionsPerWorker(burstWorkflow)).map((ids) => ids.size);
+				const startedBefore = (await executionsPerWorker(cluster, burstWorkflow)).map(
+					(ids) => ids.size,
+				);
 
 				const count = burstSize();
 				const figures = await webhooks.burst(count, 300_000, stopped);
 
-				const perWorker = (await executionsPerWorker(burstWorkflow)).map(
+				const perWorker = (await executionsPerWorker(cluster, burstWorkflow)).map(
 					(ids, index) => ids.size - startedBefore[index],
 				);
 				expect(perWorker.every((count) => count > 0)).toBe(true);
@@ -464,7 +443,22 @@ describe('queue mode: PostgreSQL, Redis, a main, two workers and a webhook proce
 	step(
 		'the trigger on the main emits each response of three bursts (1,000 each; 300 in CI, 100 in the version checks) exactly once across a main restart and a killed worker; its cursor lives in PostgreSQL',
 		async () => {
-			await runTriggerScenario();
+			report(
+				await runTriggerAcrossCrashes({
+					cluster,
+					fake,
+					tickets,
+					workflowId: 'queueTickets',
+					restartMain: async (recovery, whileDown) => {
+						await cluster.n8n.stop();
+						whileDown();
+						await cluster.n8n.start(undefined, recovery);
+						await cluster.rest.login(OWNER.email, OWNER.password);
+					},
+					cursor: triggerCursor,
+					cursorPlace: 'PostgreSQL workflow_entity."staticData"',
+				}),
+			);
 		},
 		25 * 60_000,
 	);
@@ -493,157 +487,4 @@ async function triggerCursor(): Promise<StreamCursor | undefined> {
 	if (!text) return undefined;
 	const staticData = JSON.parse(text) as Record<string, { responses?: StreamCursor }>;
 	return staticData[`node:${TRIGGER_NAME}`]?.responses;
-}
-
-async function runTriggerScenario(): Promise<void> {
-	const answer = createEndUser(fake.account, fake.store, 'burst@example.com');
-	const created: number[] = [];
-	const burst = (count: number, clusterSize: number) => {
-		const second = fake.clock.now();
-		for (let index = 0; index < count; index++) {
-			// The first `clusterSize` share one second (more than a page), the rest the next one.
-			created.push(
-				addResponse(fake.account, fake.store, {
-					endUserId: answer.id,
-					score: index % 11,
-					createdAt: index < clusterSize ? second : second + 1,
-				}).id,
-			);
-		}
-	};
-	// The ticket endpoint opens one ticket per Idempotency-Key, however often it is sent.
-	const distinctTickets = () => new Set(tickets.tickets.map((ticket) => ticket.idempotencyKey));
-	const ticketPosts = () => tickets.requests.filter((request) => request.method === 'POST');
-	const waitForTickets = async (count: number, timeoutMs: number) =>
-		await waitFor(
-			`${count} distinct tickets`,
-			() => (distinctTickets().size >= count ? true : undefined),
-			{
-				timeoutMs,
-				intervalMs: 500,
-				describe: () => `distinct tickets ${distinctTickets().size}, POSTs ${ticketPosts().length}`,
-			},
-		);
-	tickets.clear();
-	await cluster.rest.activate('queueTickets');
-	await waitFor(
-		'the first poll to store its cursor in PostgreSQL',
-		async () => ((await triggerCursor()) ? true : undefined),
-		{ timeoutMs: 60_000, intervalMs: 1000 },
-	);
-
-	// Burst 1, then the main restarts between two polls while burst 2 arrives. It comes back checking
-	// for dangling executions every minute instead of every 3 hours, so that the execution of the
-	// worker killed below is marked crashed in time. (n8n's check is racy: an execution stored but
-	// not yet queued is marked too, and its worker then skips it. The webhook bursts, which run
-	// before, keep n8n's default.)
-	const perBurst = burstSize();
-	// The same-second clusters, and burst 3's ticketing time (about 12 s, in which a worker is killed),
-	// are those of a burst of 300, in proportion for a smaller one (100 in the version checks).
-	const scaled = (atThreeHundred: number) =>
-		Math.round((atThreeHundred * Math.min(perBurst, 300)) / 300);
-	burst(perBurst, scaled(120));
-	await waitForTickets(perBurst, 180_000);
-	const cursorBeforeRestart = await triggerCursor();
-	await cluster.n8n.stop();
-	burst(perBurst, scaled(200));
-	await cluster.n8n.start(undefined, { N8N_EXECUTIONS_QUEUE_RECOVERY_INTERVAL: '1' });
-	await cluster.rest.login(OWNER.email, OWNER.password);
-	await waitForTickets(2 * perBurst, 180_000);
-
-	// Burst 3 goes to tickets slowly; the worker running that execution is killed in the middle of
-	// it.
-	tickets.delayMs = Math.round(12_000 / Math.min(perBurst, 300));
-	const beforeBurst3 = await executionsPerWorker(['queueTickets']);
-	burst(perBurst, scaled(60));
-	await waitFor(
-		'tickets of burst 3 to arrive',
-		() => (distinctTickets().size >= 2 * perBurst + scaled(100) ? true : undefined),
-		{ timeoutMs: 120_000, intervalMs: 200 },
-	);
-	const running = (await executionsPerWorker(['queueTickets'])).findIndex(
-		(ids, index) => ids.size > beforeBurst3[index].size,
-	);
-	expect(running).toBeGreaterThanOrEqual(0);
-	const killed = cluster.workers[running];
-	killed.kill('SIGKILL');
-	await killed.whenExited();
-	const ticketsAtKill = distinctTickets().size;
-	await killed.start();
-	tickets.delayMs = 0;
-	// n8n does not run a killed worker's job again (its queue allows no stalled retries): the
-	// execution ends "crashed", the rest of its items unsent. Retrying it, as an operator would,
-	// sends them; the ticket system's idempotency key absorbs the ones that had gone out.
-	const crashed = await waitFor(
-		'the killed execution to be marked',
-		async () => {
-			const rows = await sql(
-				`SELECT id, status FROM execution_entity WHERE "workflowId" = 'queueTickets' AND status NOT IN ('success', 'running', 'new') AND "retryOf" IS NULL`,
-			);
-			return rows.length > 0 ? rows : undefined;
-		},
-		{ timeoutMs: 180_000, intervalMs: 2000 },
-	);
-	for (const [id] of crashed)
-		await cluster.rest.request('POST', `/rest/executions/${id}/retry`, { loadWorkflow: false });
-	await waitForTickets(3 * perBurst, 240_000);
-	await delay15();
-
-	const posts = ticketPosts().length;
-	expect([...distinctTickets()].sort()).toEqual(created.map((id) => `response:${id}`).sort());
-	const emitted = await emittedByTrigger();
-	const emittedIds = emitted.flat();
-	expect({
-		perExecution: emitted.map((ids) => ids.length),
-		total: emittedIds.length,
-		distinct: new Set(emittedIds).size,
-	}).toEqual({
-		perExecution: expect.any(Array),
-		total: created.length,
-		distinct: created.length,
-	});
-	const cursor = await triggerCursor();
-	// The cursor only moves on: the main restarted from the one PostgreSQL held.
-	expect(cursor?.complete).toBeGreaterThanOrEqual(cursorBeforeRestart?.complete ?? Infinity);
-	report(
-		`trigger exactly once: ${created.length} responses created in 3 bursts (same-second clusters of ${[120, 200, 60].map(scaled).join(', ')}), the main restarted between polls, ` +
-			`worker ${running + 1} killed at ${ticketsAtKill} tickets; the trigger emitted ${emittedIds.length} (${new Set(emittedIds).size} distinct) in ${emitted.length} executions; ` +
-			`tickets ${distinctTickets().size} distinct of ${posts} POSTs (${posts - distinctTickets().size} re-sent by the retry of crashed execution ${crashed.map(([id, status]) => `${id} (${status})`).join(', ')}); ` +
-			`cursor in PostgreSQL workflow_entity."staticData": complete ${cursor?.complete} (${cursor ? new Date(cursor.complete * 1000).toISOString() : '–'}), ` +
-			`${cursor?.recent.length ?? '–'} recent records kept`,
-	);
-	await cluster.rest.deactivate('queueTickets');
-}
-
-/** A last quarter-minute poll, so a late duplicate would have shown. */
-async function delay15(): Promise<void> {
-	await new Promise((resolve) => setTimeout(resolve, 16_000));
-}
-
-/** The response ids each trigger execution (not the retries) carried, read from PostgreSQL. */
-async function emittedByTrigger(): Promise<number[][]> {
-	const rows = await sql(
-		`SELECT d.data FROM execution_data d JOIN execution_entity e ON e.id = d."executionId" WHERE e."workflowId" = 'queueTickets' AND e."retryOf" IS NULL ORDER BY e.id`,
-	);
-	const { parse } = requireFromN8n<{ parse: (text: string) => unknown }>(
-		cluster.runtime,
-		'flatted',
-	);
-	type Items = Array<{ json: { id: number } }>;
-	return rows.map(([data]) => {
-		const run = parse(data) as {
-			resultData: { runData: Record<string, Array<{ data?: { main?: Items[] } }>> };
-			executionData?: {
-				nodeExecutionStack: Array<{ node: { name: string }; data: { main: Items[] } }>;
-			};
-		};
-		// A run the killed worker never finished holds the trigger's items as the main queued them, on
-		// the stack (n8n's crash recovery puts a stand-in item in its run data).
-		const items =
-			run.executionData?.nodeExecutionStack.find((entry) => entry.node.name === TRIGGER_NAME)?.data
-				.main[0] ??
-			run.resultData.runData[TRIGGER_NAME]?.[0]?.data?.main?.[0] ??
-			[];
-		return items.map((item) => item.json.id);
-	});
 }

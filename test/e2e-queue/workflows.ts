@@ -160,6 +160,8 @@ export interface TicketsTrigger {
 	pollSeconds: number[];
 	events?: string[];
 	options?: Record<string, unknown>;
+	/** The Wootric credential it reads with (default: the sandbox's). */
+	credential?: Credential;
 }
 
 /** The trigger's items → a ticket each, with the item's idempotency_key as the ticket system's. */
@@ -181,7 +183,7 @@ export function triggerToTickets(ticketUrl: string, trigger: TicketsTrigger): Wo
 				filters: {},
 				options: trigger.options ?? {},
 			},
-			SANDBOX_CREDENTIAL,
+			trigger.credential ?? SANDBOX_CREDENTIAL,
 		),
 		node('Open Ticket', 'n8n-nodes-base.httpRequest', 4.2, {
 			method: 'POST',
