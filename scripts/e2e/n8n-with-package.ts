@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8nInstance } from './n8n-instance';
-import { installAsCommunityPackage, packThisPackage } from './package-tarball';
+import { installAsCommunityPackage, packFolder, packThisPackage } from './package-tarball';
 import { N8nRestClient } from './rest-client';
 import { bcryptHash, isN8n1, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
 import {
@@ -34,6 +34,8 @@ export interface N8nWithPackageOptions {
 	/** The Wootric API the imported credential points at (the sandbox), and its login. */
 	wootric: { baseUrl: string; login: SandboxLogin };
 	ticketUrl: string;
+	/** Folders of other community packages to install beside this one (the bench's floor trigger). */
+	otherPackages?: string[];
 	/** Credentials of other types the workflows use, imported with the sandbox's. */
 	credentials?: CredentialForImport[];
 	workflows: WorkflowFile[];
@@ -72,7 +74,12 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 	const userFolder = join(options.workFolder, 'n8n-user');
 	mkdirSync(userFolder, { recursive: true });
 	log(`Installing ${tarball} into ${join(userFolder, '.n8n', 'nodes')}…`);
-	const packageFolder = await installAsCommunityPackage(runtime, userFolder, tarball);
+	const others = await Promise.all(
+		(options.otherPackages ?? []).map(
+			async (folder) => await packFolder(folder, join(options.workFolder, 'pack-others')),
+		),
+	);
+	const packageFolder = await installAsCommunityPackage(runtime, userFolder, tarball, others);
 
 	const n8n = new N8nInstance({
 		runtime,

@@ -17,11 +17,16 @@ export async function packThisPackage(destination: string): Promise<string> {
 	if (packed) return packed;
 	rmSync(join(REPO_ROOT, 'dist'), { recursive: true, force: true });
 	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT });
+	return await packFolder(REPO_ROOT, destination);
+}
+
+/** `npm pack` of a package's folder into `destination`; returns the tarball's path. */
+export async function packFolder(folder: string, destination: string): Promise<string> {
 	mkdirSync(destination, { recursive: true });
 	const { stdout } = await runCommand(
 		'npm',
 		['pack', '--json', '--pack-destination', destination],
-		{ cwd: REPO_ROOT },
+		{ cwd: folder },
 	);
 	const [{ filename }] = JSON.parse(stdout) as Array<{ filename: string }>;
 	return join(destination, filename);
@@ -29,12 +34,14 @@ export async function packThisPackage(destination: string): Promise<string> {
 
 /**
  * Installs the tarball into `<userFolder>/.n8n/nodes` as a community package: a folder with a tiny
- * package.json and `npm install <tgz>`. Returns the installed package's folder.
+ * package.json and `npm install <tgz>`, with `others` (tarballs of other community packages) beside
+ * it. Returns the installed package's folder.
  */
 export async function installAsCommunityPackage(
 	runtime: N8nRuntime,
 	userFolder: string,
 	tarball: string,
+	others: string[] = [],
 ): Promise<string> {
 	const nodesFolder = join(userFolder, '.n8n', 'nodes');
 	mkdirSync(nodesFolder, { recursive: true });
@@ -54,6 +61,7 @@ export async function installAsCommunityPackage(
 			'--legacy-peer-deps',
 			'--package-lock=false',
 			tarball,
+			...others,
 		],
 		{
 			cwd: nodesFolder,

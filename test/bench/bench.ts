@@ -55,10 +55,11 @@ import {
 import { trustedTls } from './tls';
 import { webhookMemory, type WebhookMemoryFigures } from './webhook-memory';
 import {
+	comparisonTable,
 	runLine,
 	SIDE_NAMES,
-	sideBySideTable,
 	webhookSideBySide,
+	type Side,
 	type SideBySide,
 } from './webhooks';
 
@@ -66,6 +67,10 @@ const WALL_GOAL = 1.25;
 const RESULTS = path.join(REPO_ROOT, 'bench-results');
 /** Rounds of the webhook side by side: each side measured this often, the order alternating. */
 const WEBHOOK_ROUNDS = 2;
+/** Ours (version 1.1) over the floor trigger with n8n's defaults, every figure (issue F23). */
+const FLOOR_GOAL = 1.05;
+/** Ours over n8n's Webhook build with lazy isolates, every figure (issue F23). */
+const WEBHOOK_NODE_GOAL = 1.2;
 /** What the trigger may keep after 100,000 distinct deliveries (issue F16). */
 const WEBHOOK_MEMORY_GOAL_MB = 50;
 
@@ -1122,21 +1127,44 @@ const logIndented = (line: string) => process.stderr.write(`  ${line}\n`);
 
 interface WebhookFigures {
 	memory?: WebhookMemoryFigures;
-	sideBySide?: SideBySide;
-	/** Again with n8n taking an isolate only for an expression that needs one (not its default). */
+	/** Every side with n8n's defaults. */
+	defaults?: SideBySide;
+	/** Again with n8n taking an isolate only for an expression that needs one. */
 	lazyIsolates?: SideBySide;
-	/** Again with n8n's legacy expression engine, which uses no isolates: what they cost. */
+	/** Again with a pool of four isolates instead of one. */
+	poolOfFour?: SideBySide;
+	/** Ours and theirs with n8n's legacy expression engine, which uses no isolates: what they cost. */
 	withoutIsolates?: SideBySide;
 }
 
-/** The webhook figures as printed: the trigger's memory, each side by side and each of its runs. */
-function webhookReport({
-	memory,
-	sideBySide,
-	lazyIsolates,
-	withoutIsolates,
-}: WebhookFigures): string {
+/** What each run is compared for, and against which goal. */
+const COMPARISONS: Record<
+	'defaults' | 'lazyIsolates' | 'poolOfFour' | 'withoutIsolates',
+	Array<[Side, Side, number?]>
+> = {
+	defaults: [
+		['ours', 'floor', FLOOR_GOAL],
+		['oursV1', 'floor'],
+		['floorKept', 'floor'],
+		['ours', 'theirs'],
+	],
+	lazyIsolates: [
+		['ours', 'theirs', WEBHOOK_NODE_GOAL],
+		['oursV1', 'theirs'],
+		['ours', 'floor'],
+		['floorKept', 'floor'],
+	],
+	poolOfFour: [
+		['ours', 'floor'],
+		['ours', 'theirs'],
+	],
+	withoutIsolates: [['ours', 'theirs']],
+};
+
+/** The webhook figures as printed: the trigger's memory, each comparison and each run. */
+function webhookReport(webhooks: WebhookFigures): string {
 	const parts: string[] = [];
+	const { memory } = webhooks;
 	if (memory) {
 		const goalMiB = (WEBHOOK_MEMORY_GOAL_MB * 1e6) / 2 ** 20;
 		const { p50, p95 } = memory.webhookMicroseconds;
@@ -1146,12 +1174,15 @@ function webhookReport({
 				`${formatCount(memory.started)} started the workflow; webhook() p50 ${p50.toFixed(0)} µs, p95 ${p95.toFixed(0)} µs`,
 		);
 	}
-	for (const result of [sideBySide, lazyIsolates, withoutIsolates]) {
+	for (const name of ['defaults', 'lazyIsolates', 'poolOfFour', 'withoutIsolates'] as const) {
+		const result = webhooks[name];
 		if (!result) continue;
-		parts.push(sideBySideTable(result));
+		for (const [side, against, goal] of COMPARISONS[name])
+			parts.push(comparisonTable(result, side, against, goal));
+		const sides = Object.keys(result.medians) as Side[];
 		parts.push(
 			`Medians of ${WEBHOOK_ROUNDS} runs a side, each side alone (only its workflow published), in the order ${result.runs.map((run) => run.side).join(', ')}; ` +
-				`${SIDE_NAMES.ours}; ${SIDE_NAMES.theirs}. Each run:\n${result.runs.map((run) => `- ${runLine(run)}`).join('\n')}`,
+				`${sides.map((side) => `${side}: ${SIDE_NAMES[side]}`).join('; ')}. Each run:\n${result.runs.map((run) => `- ${runLine(run)}`).join('\n')}`,
 		);
 	}
 	return parts.join('\n\n');
@@ -1260,26 +1291,43 @@ async function main(): Promise<void> {
 		webhooks.memory = await webhookMemory(100_000);
 	if (
 		chosen(
-			"Webhooks side by side in a real n8n, ours and n8n's Webhook node: 1,000 over 100 connections and 100 one at a time (about 15 min)",
+			"Webhooks side by side in a real n8n with its defaults: ours (1.1 and 1), the floor, the floor keeping its secret, n8n's Webhook node; 500 over 100 connections and 100 one at a time (about 12 min)",
 		)
 	)
-		webhooks.sideBySide = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented);
+		webhooks.defaults = await webhookSideBySide(
+			['ours', 'oursV1', 'floor', 'floorKept', 'theirs'],
+			WEBHOOK_ROUNDS,
+			logIndented,
+		);
 	if (
 		chosen(
-			'Webhooks side by side, where the time goes: the same with isolates taken only when an expression needs one (about 10 min)',
+			'Webhooks side by side, the same with isolates taken only when an expression needs one (about 8 min)',
 		)
 	)
-		webhooks.lazyIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, {
-			N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true',
-		});
+		webhooks.lazyIsolates = await webhookSideBySide(
+			['ours', 'oursV1', 'floor', 'floorKept', 'theirs'],
+			WEBHOOK_ROUNDS,
+			logIndented,
+			{ N8N_EXPRESSION_ENGINE_LAZY_ACQUIRE: 'true' },
+		);
+	if (chosen('Webhooks side by side, the same with a pool of four isolates (about 6 min)'))
+		webhooks.poolOfFour = await webhookSideBySide(
+			['ours', 'floor', 'theirs'],
+			WEBHOOK_ROUNDS,
+			logIndented,
+			{ N8N_EXPRESSION_ENGINE_POOL_SIZE: '4' },
+		);
 	if (
 		chosen(
-			"Webhooks side by side, where the time goes: the same with n8n's legacy expression engine, no isolates (about 5 min)",
+			"Webhooks side by side, where the time goes: ours and n8n's Webhook node with its legacy expression engine, no isolates (about 3 min)",
 		)
 	)
-		webhooks.withoutIsolates = await webhookSideBySide(WEBHOOK_ROUNDS, logIndented, {
-			N8N_EXPRESSION_ENGINE: 'legacy',
-		});
+		webhooks.withoutIsolates = await webhookSideBySide(
+			['ours', 'theirs'],
+			WEBHOOK_ROUNDS,
+			logIndented,
+			{ N8N_EXPRESSION_ENGINE: 'legacy' },
+		);
 
 	const table = rows.length > 0 ? tableOf(facts, rows) : '';
 	if (table) {

@@ -1,17 +1,20 @@
 /**
- * The Wootric Webhook Trigger side by side with what a user would build instead, in one real n8n
- * (the pinned version, the package installed from its tarball, started as the e2e starts it, plus
- * N8N_METRICS for its count of isolates):
+ * The Wootric Webhook Trigger side by side, in one real n8n (the pinned version, the package
+ * installed from its tarball, started as the e2e starts it, plus N8N_METRICS for its count of
+ * isolates), with:
  *
- * - ours: Wootric Webhook Trigger → HTTP Request (the e2e's workflow, webhook-to-ticket.json);
- * - theirs: n8n's Webhook node (raw body) → Crypto (HMAC-SHA1 of that raw body with the webhook
- *   secret) → IF (`sha1=<hex>` equals X-Wootric-Signature) → HTTP Request
+ * - the floor: the least any signed community trigger does (reads its credential's secret in the
+ *   webhook, checks the HMAC of the raw body, emits one item), floor-trigger/, built for the bench
+ *   only; and the same floor keeping its secret between deliveries (what that would save);
+ * - theirs, what a user would build instead: n8n's Webhook node (raw body) → Crypto (HMAC-SHA1 of
+ *   that raw body with the webhook secret) → IF (`sha1=<hex>` equals X-Wootric-Signature)
  *   (workflows/webhook-node-to-ticket.json).
  *
- * Both open the ticket with the same HTTP Request node, the response id in it. Each receives the
- * same load of signed Response Created deliveries (distinct responses) with only its own workflow
- * published; the order alternates (ours, theirs, theirs, ours, …) so that neither always runs on
- * the fuller database or the warmer process.
+ * Ours at version 1.1 (what new nodes are) and at version 1 (workflows saved before). Every side
+ * opens the ticket with the same HTTP Request node, the response id in it. Each receives the same
+ * load of signed Response Created deliveries (distinct responses) with only its own workflow
+ * published; the order alternates (forwards, backwards, …) so that none always runs on the fuller
+ * database or the warmer process.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { loadavg, tmpdir } from 'node:os';
@@ -21,7 +24,7 @@ import { startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-
 import { REPO_ROOT } from '../../scripts/e2e/paths';
 import { freePort, waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
-import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
+import type { WorkflowFile } from '../../scripts/e2e/workflow-files';
 import {
 	percentile,
 	postAll,
@@ -44,15 +47,57 @@ const HMAC_CREDENTIAL = {
 	name: 'Wootric webhook secret',
 	type: 'crypto',
 };
+const FLOOR_PACKAGE = join(REPO_ROOT, 'test', 'bench', 'floor-trigger');
+const FLOOR_CREDENTIAL = { id: 'benchFloorSecret01', name: 'Floor webhook secret' };
+/** How long the kept floor keeps its secret: the rotation window it would open. */
+export const KEEP_SECRET_SECONDS = 60;
+
+/**
+ * The e2e's workflow (ours at version 1) with another trigger in its place: the same HTTP Request
+ * node after it, the trigger's own webhook id.
+ */
+function withTrigger(
+	id: string,
+	name: string,
+	trigger: Record<string, unknown> & { webhookId: string },
+): WorkflowFile {
+	const [ours, ...rest] = WEBHOOK_WORKFLOW.nodes;
+	const node = { ...ours, ...trigger } as WorkflowFile['nodes'][number];
+	return { ...WEBHOOK_WORKFLOW, id, name, nodes: [node, ...rest] };
+}
+const floorTrigger = (keepSeconds: number) => ({
+	type: 'n8n-nodes-bench-floor.signedFloor',
+	typeVersion: 1.1,
+	parameters: { keepSeconds },
+	credentials: { benchFloorSecret: FLOOR_CREDENTIAL },
+});
+const WORKFLOWS = {
+	ours: withTrigger('benchOursV11', 'bench: Wootric Webhook Trigger 1.1 → ticket', {
+		typeVersion: 1.1,
+		webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d01',
+	}),
+	oursV1: WEBHOOK_WORKFLOW,
+	floor: withTrigger('benchFloor', 'bench: the floor trigger → ticket', {
+		...floorTrigger(0),
+		webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d02',
+	}),
+	floorKept: withTrigger('benchFloorKept', 'bench: the floor trigger, secret kept → ticket', {
+		...floorTrigger(KEEP_SECRET_SECONDS),
+		webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d03',
+	}),
+	theirs: WEBHOOK_NODE_WORKFLOW,
+} satisfies Record<string, WorkflowFile>;
 
 const OWNER = { email: 'bench-owner@example.com', password: 'Bench-owner-password-1' };
-export const GOAL = 1.2;
 /** How long one load may take to be ticketed before the run is called failed. */
 const TICKETS_TIMEOUT_MS = 5 * 60_000;
 
-export type Side = 'ours' | 'theirs';
+export type Side = keyof typeof WORKFLOWS;
 export const SIDE_NAMES: Record<Side, string> = {
-	ours: 'ours: Wootric Webhook Trigger → HTTP Request',
+	ours: 'ours: Wootric Webhook Trigger 1.1 (new nodes) → HTTP Request',
+	oursV1: 'ours at version 1 (workflows saved before) → HTTP Request',
+	floor: 'floor: reads its credential, checks the HMAC, emits one item → HTTP Request',
+	floorKept: `floor keeping its secret ${KEEP_SECRET_SECONDS} s → HTTP Request`,
 	theirs: 'theirs: Webhook (raw body) → Crypto HMAC-SHA1 → IF signature → HTTP Request',
 };
 
@@ -62,7 +107,7 @@ interface Load {
 	connections: number;
 }
 export const LOADS = {
-	burst: { deliveries: 1_000, connections: 100 },
+	burst: { deliveries: 500, connections: 100 },
 	oneAtATime: { deliveries: 100, connections: 1 },
 } satisfies Record<string, Load>;
 type LoadName = keyof typeof LOADS;
@@ -96,8 +141,8 @@ export interface SideBySide {
 	n8nSettings: Record<string, string>;
 	/** Every run, in the order run. */
 	runs: WebhookRun[];
-	/** Per side, the median of its runs' figures. */
-	medians: Record<Side, Record<LoadName, LoadFigures>>;
+	/** Per side measured, the median of its runs' figures. */
+	medians: Partial<Record<Side, Record<LoadName, LoadFigures>>>;
 }
 
 /** Where each side receives its deliveries, and which workflow to publish. */
@@ -154,12 +199,12 @@ function medianFigures(runs: Array<Record<LoadName, LoadFigures>>): Record<LoadN
 }
 
 /**
- * Starts the fake Wootric API, the ticket server and n8n with both workflows, warms each side up,
- * then runs `rounds` rounds of both sides in alternating order, and stops them all.
- * `n8nSettings`: n8n's expression-engine settings other than its defaults, to see where the time
- * goes.
+ * Starts the fake Wootric API, the ticket server and n8n with the sides' workflows, warms each side
+ * up, then runs `rounds` rounds of the sides in alternating order, and stops them all.
+ * `n8nSettings`: n8n's expression-engine settings other than its defaults.
  */
 export async function webhookSideBySide(
+	sides: Side[],
 	rounds: number,
 	log: (line: string) => void,
 	n8nSettings: Record<string, string> = {},
@@ -182,8 +227,16 @@ export async function webhookSideBySide(
 			owner: OWNER,
 			wootric: { baseUrl: fake.baseUrl, login: fake.credentials },
 			ticketUrl: tickets.url,
-			credentials: [{ ...HMAC_CREDENTIAL, data: { hmacSecret: fake.credentials.webhookSecret } }],
-			workflows: [WEBHOOK_WORKFLOW, WEBHOOK_NODE_WORKFLOW],
+			otherPackages: [FLOOR_PACKAGE],
+			credentials: [
+				{ ...HMAC_CREDENTIAL, data: { hmacSecret: fake.credentials.webhookSecret } },
+				{
+					...FLOOR_CREDENTIAL,
+					type: 'benchFloorSecret',
+					data: { secret: fake.credentials.webhookSecret },
+				},
+			],
+			workflows: sides.map((side) => WORKFLOWS[side]),
 			// Only so that the bench can read n8n's count of isolates (GET /metrics).
 			env: { N8N_METRICS: 'true', ...n8nSettings },
 			log,
@@ -191,12 +244,11 @@ export async function webhookSideBySide(
 		const { rest } = n8n;
 		const n8nPid = n8n.n8n.pid!;
 		const baseUrl = n8n.n8n.baseUrl;
-		const receivers: Record<Side, Receiver> = {
-			ours: { workflow: WEBHOOK_WORKFLOW, url: webhookTriggerUrl(baseUrl, WEBHOOK_WORKFLOW) },
-			theirs: {
-				workflow: WEBHOOK_NODE_WORKFLOW,
-				url: webhookNodeUrl(baseUrl, WEBHOOK_NODE_WORKFLOW),
-			},
+		const receiverOf = (side: Side): Receiver => {
+			const workflow = WORKFLOWS[side];
+			if (side === 'theirs') return { workflow, url: webhookNodeUrl(baseUrl, workflow) };
+			// A trigger's Production URL: /webhook/<its webhook id>/<its webhook's path>.
+			return { workflow, url: `${baseUrl}/webhook/${workflow.nodes[0].webhookId}/webhook` };
 		};
 		const scenarios = new WebhookScenarios(() => ({
 			fake,
@@ -207,7 +259,7 @@ export async function webhookSideBySide(
 
 		/** One load to one side: every delivery answered 200 and ticketed once, or an error. */
 		const post = async (side: Side, load: Load): Promise<LoadFigures> => {
-			const { workflow, url } = receivers[side];
+			const { workflow, url } = receiverOf(side);
 			const responses = scenarios.newResponses(load.deliveries);
 			const deliveries = responses.map((response) => responseWebhook(fake, response));
 			const cpuBefore = cpuMs(n8nPid);
@@ -261,21 +313,21 @@ export async function webhookSideBySide(
 		};
 		/** With only this side's workflow published. */
 		const published = async <T>(side: Side, work: () => Promise<T>): Promise<T> => {
-			await rest.activate(receivers[side].workflow.id);
+			await rest.activate(WORKFLOWS[side].id);
 			try {
 				return await work();
 			} finally {
-				await rest.deactivate(receivers[side].workflow.id);
+				await rest.deactivate(WORKFLOWS[side].id);
 			}
 		};
 
-		for (const side of ['ours', 'theirs'] as const) {
+		for (const side of sides) {
 			log(`Warming up ${side}…`);
 			await published(side, () => post(side, WARM_UP));
 		}
 		const runs: WebhookRun[] = [];
 		for (let round = 0; round < rounds; round++) {
-			const order: Side[] = round % 2 === 0 ? ['ours', 'theirs'] : ['theirs', 'ours'];
+			const order = round % 2 === 0 ? sides : [...sides].reverse();
 			for (const side of order) {
 				log(`Round ${round + 1} of ${rounds}: ${side}…`);
 				const figures = await published(side, async () => ({
@@ -293,7 +345,7 @@ export async function webhookSideBySide(
 			n8nVersion: n8n.runtime.n8nVersion,
 			n8nSettings,
 			runs,
-			medians: { ours: medianFigures(runsOf('ours')), theirs: medianFigures(runsOf('theirs')) },
+			medians: Object.fromEntries(sides.map((side) => [side, medianFigures(runsOf(side))])),
 		};
 	} finally {
 		await n8n?.n8n.stop();
@@ -323,14 +375,18 @@ export function runLine({ side, figures, loadAverage }: WebhookRun): string {
 }
 
 /**
- * The side-by-side table: ours, theirs and ours/theirs for each figure, against the goal (with n8n's
- * default settings; other settings' tables only show where the time goes).
+ * Two sides of one run, figure by figure: each, and `side` / `against`, marked against `goal` where
+ * one is given (for the times and n8n's CPU; the isolates show why).
  */
-export function sideBySideTable(result: SideBySide): string {
+export function comparisonTable(
+	result: SideBySide,
+	side: Side,
+	against: Side,
+	goal?: number,
+): string {
 	const settings = Object.entries(result.n8nSettings).map(([name, value]) => `, ${name}=${value}`);
-	const goal = settings.length > 0 ? '' : ` (goal ≤ ${GOAL}×)`;
 	const lines = [
-		`| n8n ${result.n8nVersion}, one process${settings.join('')} | ${SIDE_NAMES.ours} | ${SIDE_NAMES.theirs} | Ours / theirs${goal} |`,
+		`| n8n ${result.n8nVersion}, one process${settings.join('')} | ${SIDE_NAMES[side]} | ${SIDE_NAMES[against]} | ${side} / ${against}${goal === undefined ? '' : ` (goal ≤ ${goal}×)`} |`,
 		'|---|---|---|---|',
 	];
 	/** A figure's label, how it is shown, and whether the goal applies to it. */
@@ -338,18 +394,18 @@ export function sideBySideTable(result: SideBySide): string {
 		['p50Ms', 'POST → ticket, p50', formatMs, true],
 		['p95Ms', 'POST → ticket, p95', formatMs, true],
 		['allTicketedMs', 'all ticketed in', formatMs, true],
-		['n8nCpuMsPerDelivery', "n8n's CPU time per delivery", formatMs, false],
+		['n8nCpuMsPerDelivery', "n8n's CPU time per delivery", formatMs, true],
 		['isolatesPerDelivery', 'isolates n8n took per delivery', (value) => value.toFixed(1), false],
 	];
 	for (const load of Object.keys(LOADS) as LoadName[])
 		for (const [figure, label, format, hasGoal] of figures) {
-			const ours = result.medians.ours[load][figure];
-			const theirs = result.medians.theirs[load][figure];
-			if (ours === null || theirs === null) continue;
-			const ratio = ours / theirs;
-			const mark = hasGoal && goal ? ` ${ratio <= GOAL ? '✓' : '✗'}` : '';
+			const mine = result.medians[side]?.[load][figure];
+			const theirs = result.medians[against]?.[load][figure];
+			if (mine === null || mine === undefined || theirs === null || theirs === undefined) continue;
+			const ratio = mine / theirs;
+			const mark = hasGoal && goal !== undefined ? ` ${ratio <= goal ? '✓' : '✗'}` : '';
 			lines.push(
-				`| ${loadLabel(LOADS[load])}: ${label} | ${format(ours)} | ${format(theirs)} | ${ratio.toFixed(2)}×${mark} |`,
+				`| ${loadLabel(LOADS[load])}: ${label} | ${format(mine)} | ${format(theirs)} | ${ratio.toFixed(2)}×${mark} |`,
 			);
 		}
 	return lines.join('\n');
