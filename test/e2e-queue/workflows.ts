@@ -213,3 +213,32 @@ export const responsesToTickets = (ticketUrl: string): WorkflowFile =>
 		name: 'queue: every new response → ticket',
 		pollSeconds: [0, 15, 30, 45],
 	});
+
+/**
+ * n8n's HTTP Request node calling `url` with the Wootric API credential (Authentication →
+ * Predefined Credential Type → Wootric API), run by hand: how a user calls an endpoint the Wootric
+ * node has no operation for.
+ */
+export function httpRequestWithWootric(
+	id: string,
+	name: string,
+	url: string,
+	credential: Credential,
+): WorkflowFile {
+	return chain(id, name, [
+		node('Run', 'n8n-nodes-base.manualTrigger', 1, {}),
+		node(
+			'Call Wootric',
+			'n8n-nodes-base.httpRequest',
+			4.2,
+			{
+				method: 'GET',
+				url,
+				authentication: 'predefinedCredentialType',
+				nodeCredentialType: 'wootricApi',
+				options: {},
+			},
+			credential,
+		),
+	]);
+}

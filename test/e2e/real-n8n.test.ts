@@ -35,7 +35,7 @@ import { localMidnight, localParts } from '../fake/datetime';
 import { npsCategory } from '../fake/resources/responses';
 import type { SurveyResponse } from '../fake/store';
 import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
-import { outputOf, RequestLog } from './helpers';
+import { outputOf, RequestLog, StrangerServer } from './helpers';
 import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
 import {
@@ -51,6 +51,7 @@ import {
 	WebhookScenarios,
 	withWrongSecret,
 } from './webhook-deliveries';
+import { httpRequestWithWootric } from '../e2e-queue/workflows';
 
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
 const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
@@ -69,6 +70,51 @@ let fake: FakeWootric;
 let tickets: TicketServer;
 let demo: N8nWithPackage;
 let requests: RequestLog;
+let stranger: StrangerServer;
+
+/** The Wootric API credentials the HTTP Request node calls with, one per grant. */
+const HTTP_CREDENTIALS = {
+	password: { id: 'wootricHttpPass01', name: 'Wootric for HTTP Request (password)' },
+	client: { id: 'wootricHttpClient1', name: 'Wootric for HTTP Request (client)' },
+};
+/** The HTTP Request workflows: the endpoint with either grant, and a host that is not Wootric's. */
+const HTTP_WORKFLOWS = {
+	password: { id: 'e2eHttpPassword', credential: HTTP_CREDENTIALS.password },
+	client: { id: 'e2eHttpClient', credential: HTTP_CREDENTIALS.client },
+	stranger: { id: 'e2eHttpStranger', credential: HTTP_CREDENTIALS.password },
+};
+
+function httpCredentials(wootric: { baseUrl: string; login: SandboxLogin }): CredentialForImport[] {
+	return [
+		{
+			...HTTP_CREDENTIALS.password,
+			type: 'wootricApi',
+			data: sandboxCredentialData(wootric.baseUrl, wootric.login),
+		},
+		{
+			...HTTP_CREDENTIALS.client,
+			type: 'wootricApi',
+			data: {
+				grantType: 'clientCredentials',
+				clientId: fake.credentials.clientId,
+				clientSecret: fake.credentials.clientSecret,
+				region: 'custom',
+				baseUrl: wootric.baseUrl,
+			},
+		},
+	];
+}
+
+function httpWorkflows(): WorkflowFile[] {
+	return Object.entries(HTTP_WORKFLOWS).map(([kind, { id, credential }]) =>
+		httpRequestWithWootric(
+			id,
+			`e2e: HTTP Request with the Wootric API credential (${kind})`,
+			`${kind === 'stranger' ? stranger.url : fake.baseUrl}/v1/segments`,
+			credential,
+		),
+	);
+}
 /**
  * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
  * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
@@ -125,19 +171,27 @@ const { step } = e2eSuite({
 	start: async (services) => {
 		({ fake, tickets } = services);
 		requests = new RequestLog(fake);
+		stranger = await new StrangerServer().listen();
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
-			credentials: [cesCredential(services.n8nOptions.wootric)],
+			credentials: [
+				cesCredential(services.n8nOptions.wootric),
+				...httpCredentials(services.n8nOptions.wootric),
+			],
 			workflows: [
 				...readWorkflows(EXAMPLES_FOLDER),
 				...readWorkflows(join(__dirname, 'workflows')),
 				...Object.values(SCENARIO_WORKFLOWS),
+				...httpWorkflows(),
 			],
 			adaptWorkflow: (workflow) => inAccountTimeZone(fiveSecondPolls(workflow)),
 		});
 	},
-	stop: async () => await demo?.n8n.stop(),
+	stop: async () => {
+		await demo?.n8n.stop();
+		await stranger?.close();
+	},
 	logTails: () =>
 		demo
 			? `--- n8n log, last 40 lines (${demo.n8n.logFile}) ---\n${demo.n8n.logTail(40)}`
@@ -1585,6 +1639,72 @@ describe('a credential changed in the editor', () => {
 			});
 		}
 	});
+});
+
+describe("Call any endpoint: n8n's HTTP Request node with the Wootric API credential", () => {
+	/** The data requests a run sent to the fake, with the token each carried. */
+	const segmentReads = () =>
+		fake.requestsTo('/v1/segments', 'GET').map((request) => ({
+			status: request.status,
+			token: String(request.headers.authorization ?? '').replace(/^Bearer /, ''),
+		}));
+	const signIns = () =>
+		fake.requestsTo('/oauth/token', 'POST').map((request) => String(request.params.grant_type));
+	/** Runs the workflow by hand; returns the segments it read and what the fake saw meanwhile. */
+	const call = async (workflowId: string) => {
+		const [readsBefore, signInsBefore] = [segmentReads().length, signIns().length];
+		const segments = outputOf(await demo.n8n.execute(workflowId), 'Call Wootric');
+		return {
+			segments: segments.map((segment) => segment.name),
+			reads: segmentReads().slice(readsBefore),
+			signIns: signIns().slice(signInsBefore),
+		};
+	};
+	const accountSegments = () => fake.account.segments.map((segment) => segment.name);
+	/** A token the fake issued for the account (the sign-in the node makes). */
+	const issued = (token: string) => fake.store.accessGrants.get(token)?.accountToken;
+
+	step(
+		'with the password grant, it signs in as the Wootric node does and reads the endpoint',
+		async () => {
+			const { segments, reads, signIns: made } = await call(HTTP_WORKFLOWS.password.id);
+			expect(segments).toEqual(accountSegments());
+			expect(made).toEqual(['password']);
+			expect(reads).toEqual([{ status: 200, token: expect.any(String) }]);
+			expect(issued(reads[0].token)).toBe(fake.account.token);
+		},
+	);
+
+	step('with client credentials, the same', async () => {
+		const { segments, reads, signIns: made } = await call(HTTP_WORKFLOWS.client.id);
+		expect(segments).toEqual(accountSegments());
+		expect(made).toEqual(['client_credentials']);
+		expect(issued(reads[0].token)).toBe(fake.account.token);
+	});
+
+	step('a token that has expired is answered 401, renewed, and the call goes through', async () => {
+		fake.store.expireAccessTokens();
+		const { segments, reads, signIns: made } = await call(HTTP_WORKFLOWS.password.id);
+		expect(segments).toEqual(accountSegments());
+		expect(reads.map((read) => read.status)).toEqual([401, 200]);
+		expect(made).toEqual(['refresh_token']);
+		expect(reads[1].token).not.toBe(reads[0].token);
+	});
+
+	step(
+		"to a host that is not Wootric's, it sends no token, nor anything else, and says why",
+		async () => {
+			const failure = await demo.n8n.execute(HTTP_WORKFLOWS.stranger.id).then(
+				() => undefined,
+				(error: unknown) => error,
+			);
+			expect(failure).toBeInstanceOf(CliExecutionError);
+			const { error } = (failure as CliExecutionError).execution.data.resultData;
+			expect(error?.message).toContain(`The Wootric API credential signs requests to Wootric only`);
+			expect(error?.message).toContain(`not to ${new URL(stranger.url).origin}`);
+			expect(stranger.requests).toEqual([]);
+		},
+	);
 });
 
 describe('what n8n did besides', () => {

@@ -6,7 +6,7 @@ import type {
 	IHttpRequestHelper,
 	IHttpRequestOptions,
 } from 'n8n-workflow';
-import { ExecutionBaseError } from 'n8n-workflow';
+import { ExecutionBaseError, UserError } from 'n8n-workflow';
 
 /**
  * Signing in to a Wootric account for the credential (credentials/WootricApi.credentials.ts), and
@@ -64,7 +64,7 @@ export const WOOTRIC_BASE_URL_EXPRESSION = (() => {
 /**
  * Which sign-in tokens belong to: a hash of everything that chooses the account, secrets included.
  */
-function signInFingerprint(credentials: ICredentialDataDecryptedObject): string {
+export function signInFingerprint(credentials: ICredentialDataDecryptedObject): string {
 	const signIn = [
 		credentials.grantType,
 		credentials.email,
@@ -305,16 +305,48 @@ export async function signInFor(
 	);
 }
 
+/** Wootric's text analytics API (CXI): the same sign-in, another host. */
+export const TEXT_ANALYTICS_HOST = 'https://cxi-api.wootric.com';
+
+/**
+ * Where the credential's token may go: the host serving the account (a region's, or the Custom
+ * Base URL as typed), every region's host and the text analytics host, each over HTTPS. Any other
+ * host is refused before the request is sent: the HTTP Request node, with this credential, sends
+ * whatever URL its user typed.
+ */
+export function tokenMayGoTo(credentials: ICredentialDataDecryptedObject, target: URL): boolean {
+	const origins = [
+		wootricBaseUrl(credentials),
+		...REGIONS.map(({ host }) => host),
+		TEXT_ANALYTICS_HOST,
+	];
+	return origins.some((origin) => URL.canParse(origin) && new URL(origin).origin === target.origin);
+}
+
+/** The URL a request goes to: n8n's own nodes give `uri` (the legacy options), ours `url`. */
+function targetOf(requestOptions: IHttpRequestOptions & { uri?: unknown }): URL | undefined {
+	const url = String(requestOptions.url ?? requestOptions.uri ?? '');
+	return URL.canParse(url, requestOptions.baseURL)
+		? new URL(url, requestOptions.baseURL)
+		: undefined;
+}
+
 /**
  * The credential's authenticate: `Authorization: Bearer <token>`, unless the token belongs to
  * another sign-in (the user changed the email, password, client, account token or region since).
  * Then the service answers 401, and n8n signs in afresh, also for the Test button, which otherwise
- * reuses a stored token.
+ * reuses a stored token. A request to a host that is not Wootric's is refused (tokenMayGoTo).
  */
 export function withBearerToken(
 	credentials: ICredentialDataDecryptedObject,
 	requestOptions: IHttpRequestOptions,
 ): IHttpRequestOptions {
+	const target = targetOf(requestOptions);
+	if (!target || !tokenMayGoTo(credentials, target))
+		throw new UserError(
+			`The Wootric API credential signs requests to Wootric only (${wootricBaseUrl(credentials) || 'its base URL'}, the other regions' hosts and ${TEXT_ANALYTICS_HOST}), not to ${target?.origin ?? 'this URL'}`,
+			{ description: 'Choose another credential for that host, or correct the URL.' },
+		);
 	if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return requestOptions;
 	return {
 		...requestOptions,
