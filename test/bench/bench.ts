@@ -1133,13 +1133,15 @@ interface WebhookFigures {
 	lazyIsolates?: SideBySide;
 	/** Again with a pool of four isolates instead of one. */
 	poolOfFour?: SideBySide;
+	/** Queue mode: ours posted to the main alone, and half to an `n8n webhook` process. */
+	webhookProcess?: SideBySide;
 	/** Ours and theirs with n8n's legacy expression engine, which uses no isolates: what they cost. */
 	withoutIsolates?: SideBySide;
 }
 
 /** What each run is compared for, and against which goal. */
 const COMPARISONS: Record<
-	'defaults' | 'lazyIsolates' | 'poolOfFour' | 'withoutIsolates',
+	'defaults' | 'lazyIsolates' | 'poolOfFour' | 'webhookProcess' | 'withoutIsolates',
 	Array<[Side, Side, number?]>
 > = {
 	defaults: [
@@ -1158,6 +1160,7 @@ const COMPARISONS: Record<
 		['ours', 'floor'],
 		['ours', 'theirs'],
 	],
+	webhookProcess: [['oursSplit', 'ours']],
 	withoutIsolates: [['ours', 'theirs']],
 };
 
@@ -1174,7 +1177,13 @@ function webhookReport(webhooks: WebhookFigures): string {
 				`${formatCount(memory.started)} started the workflow; webhook() p50 ${p50.toFixed(0)} µs, p95 ${p95.toFixed(0)} µs`,
 		);
 	}
-	for (const name of ['defaults', 'lazyIsolates', 'poolOfFour', 'withoutIsolates'] as const) {
+	for (const name of [
+		'defaults',
+		'lazyIsolates',
+		'poolOfFour',
+		'webhookProcess',
+		'withoutIsolates',
+	] as const) {
 		const result = webhooks[name];
 		if (!result) continue;
 		for (const [side, against, goal] of COMPARISONS[name])
@@ -1316,6 +1325,18 @@ async function main(): Promise<void> {
 			WEBHOOK_ROUNDS,
 			logIndented,
 			{ N8N_EXPRESSION_ENGINE_POOL_SIZE: '4' },
+		);
+	if (
+		chosen(
+			'Webhooks side by side in queue mode, two workers: ours posted to the main alone, and half to an `n8n webhook` process (about 8 min)',
+		)
+	)
+		webhooks.webhookProcess = await webhookSideBySide(
+			['ours', 'oursSplit'],
+			WEBHOOK_ROUNDS,
+			logIndented,
+			{},
+			'queue mode',
 		);
 	if (
 		chosen(

@@ -21,6 +21,7 @@ import { loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 import { startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
+import { startQueueCluster, type QueueCluster } from '../../scripts/e2e/queue-cluster';
 import { REPO_ROOT } from '../../scripts/e2e/paths';
 import { freePort, waitFor } from '../../scripts/e2e/processes';
 import { TicketServer } from '../../scripts/e2e/ticket-server';
@@ -71,11 +72,12 @@ const floorTrigger = (keepSeconds: number) => ({
 	parameters: { keepSeconds },
 	credentials: { benchFloorSecret: FLOOR_CREDENTIAL },
 });
+const WORKFLOWS_OURS = withTrigger('benchOursV11', 'bench: Wootric Webhook Trigger 1.1 → ticket', {
+	typeVersion: 1.1,
+	webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d01',
+});
 const WORKFLOWS = {
-	ours: withTrigger('benchOursV11', 'bench: Wootric Webhook Trigger 1.1 → ticket', {
-		typeVersion: 1.1,
-		webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d01',
-	}),
+	ours: WORKFLOWS_OURS,
 	oursV1: WEBHOOK_WORKFLOW,
 	floor: withTrigger('benchFloor', 'bench: the floor trigger → ticket', {
 		...floorTrigger(0),
@@ -86,6 +88,8 @@ const WORKFLOWS = {
 		webhookId: '8d0c3b1e-5a2f-4c6d-9e7b-1f2a3b4c5d03',
 	}),
 	theirs: WEBHOOK_NODE_WORKFLOW,
+	// Queue mode: ours posted half to the main and half to an `n8n webhook` process.
+	oursSplit: WORKFLOWS_OURS,
 } satisfies Record<string, WorkflowFile>;
 
 const OWNER = { email: 'bench-owner@example.com', password: 'Bench-owner-password-1' };
@@ -99,6 +103,7 @@ export const SIDE_NAMES: Record<Side, string> = {
 	floor: 'floor: reads its credential, checks the HMAC, emits one item → HTTP Request',
 	floorKept: `floor keeping its secret ${KEEP_SECRET_SECONDS} s → HTTP Request`,
 	theirs: 'theirs: Webhook (raw body) → Crypto HMAC-SHA1 → IF signature → HTTP Request',
+	oursSplit: 'ours, posted half to the main and half to an `n8n webhook` process',
 };
 
 /** A load: `deliveries` posted as a sender with `connections` connections posts them. */
@@ -137,6 +142,7 @@ export interface WebhookRun {
 
 export interface SideBySide {
 	n8nVersion: string;
+	deployment: 'one process' | 'queue mode';
 	/** n8n's settings that differ from its defaults (environment variables). */
 	n8nSettings: Record<string, string>;
 	/** Every run, in the order run. */
@@ -145,10 +151,10 @@ export interface SideBySide {
 	medians: Partial<Record<Side, Record<LoadName, LoadFigures>>>;
 }
 
-/** Where each side receives its deliveries, and which workflow to publish. */
+/** Where each side receives its deliveries (dealt out in turn), and which workflow to publish. */
 interface Receiver {
 	workflow: WorkflowFile;
-	url: string;
+	urls: string[];
 }
 
 /** The Production URL of a workflow's n8n Webhook node: /webhook/<its path>. */
@@ -172,7 +178,8 @@ function cpuMs(pid: number): number {
  * How many isolates n8n's expression engine has handed out since it started: its Prometheus
  * counter (N8N_METRICS=true), absent when the engine uses none.
  */
-async function isolatesAcquired(n8nBaseUrl: string): Promise<number | null> {
+async function isolatesAcquired(n8nBaseUrl: string | undefined): Promise<number | null> {
+	if (n8nBaseUrl === undefined) return null;
 	const metrics = await (await fetch(`${n8nBaseUrl}/metrics`)).text();
 	const line = metrics
 		.split('\n')
@@ -201,13 +208,16 @@ function medianFigures(runs: Array<Record<LoadName, LoadFigures>>): Record<LoadN
 /**
  * Starts the fake Wootric API, the ticket server and n8n with the sides' workflows, warms each side
  * up, then runs `rounds` rounds of the sides in alternating order, and stops them all.
- * `n8nSettings`: n8n's expression-engine settings other than its defaults.
+ * `n8nSettings`: n8n's expression-engine settings other than its defaults. In queue mode (two
+ * workers, one `n8n webhook` process) the CPU time is every n8n process's, and isolates are not
+ * counted (the main's count would leave out the workers').
  */
 export async function webhookSideBySide(
 	sides: Side[],
 	rounds: number,
 	log: (line: string) => void,
 	n8nSettings: Record<string, string> = {},
+	deployment: 'one process' | 'queue mode' = 'one process',
 ): Promise<SideBySide> {
 	const workFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-bench-'));
 	const fake = await new FakeWootric().listen();
@@ -219,9 +229,9 @@ export async function webhookSideBySide(
 		const id = Number(change.ticket.fields.wootric_response_id);
 		ticketed.set(id, [...(ticketed.get(id) ?? []), Date.now()]);
 	}).listen();
-	let n8n: N8nWithPackage | undefined;
+	let n8n: N8nWithPackage | QueueCluster | undefined;
 	try {
-		n8n = await startN8nWithPackage({
+		const options = {
 			workFolder,
 			port: await freePort(),
 			owner: OWNER,
@@ -236,19 +246,30 @@ export async function webhookSideBySide(
 					data: { secret: fake.credentials.webhookSecret },
 				},
 			],
-			workflows: sides.map((side) => WORKFLOWS[side]),
+			workflows: [...new Set(sides.map((side) => WORKFLOWS[side]))],
 			// Only so that the bench can read n8n's count of isolates (GET /metrics).
 			env: { N8N_METRICS: 'true', ...n8nSettings },
 			log,
-		});
+		};
+		const cluster =
+			deployment === 'queue mode'
+				? await startQueueCluster({ ...options, workers: 2, webhookProcesses: 1 })
+				: undefined;
+		n8n = cluster ?? (await startN8nWithPackage(options));
 		const { rest } = n8n;
-		const n8nPid = n8n.n8n.pid!;
+		const pids = [n8n.n8n, ...(cluster?.workers ?? []), ...(cluster?.webhookProcesses ?? [])].map(
+			(process) => process.pid!,
+		);
 		const baseUrl = n8n.n8n.baseUrl;
+		const metricsUrl = cluster ? undefined : baseUrl;
 		const receiverOf = (side: Side): Receiver => {
 			const workflow = WORKFLOWS[side];
-			if (side === 'theirs') return { workflow, url: webhookNodeUrl(baseUrl, workflow) };
+			if (side === 'theirs') return { workflow, urls: [webhookNodeUrl(baseUrl, workflow)] };
 			// A trigger's Production URL: /webhook/<its webhook id>/<its webhook's path>.
-			return { workflow, url: `${baseUrl}/webhook/${workflow.nodes[0].webhookId}/webhook` };
+			const path = `webhook/${workflow.nodes[0].webhookId}/webhook`;
+			const receivers =
+				side === 'oursSplit' ? [n8n!.n8n, ...(cluster?.webhookProcesses ?? [])] : [n8n!.n8n];
+			return { workflow, urls: receivers.map((receiver) => `${receiver.baseUrl}/${path}`) };
 		};
 		const scenarios = new WebhookScenarios(() => ({
 			fake,
@@ -259,12 +280,25 @@ export async function webhookSideBySide(
 
 		/** One load to one side: every delivery answered 200 and ticketed once, or an error. */
 		const post = async (side: Side, load: Load): Promise<LoadFigures> => {
-			const { workflow, url } = receiverOf(side);
+			const { workflow, urls } = receiverOf(side);
 			const responses = scenarios.newResponses(load.deliveries);
 			const deliveries = responses.map((response) => responseWebhook(fake, response));
-			const cpuBefore = cpuMs(n8nPid);
-			const isolatesBefore = await isolatesAcquired(baseUrl);
-			const answers = await postAll(url, deliveries, { connections: load.connections });
+			const cpuOfAll = () => pids.reduce((sum, pid) => sum + cpuMs(pid), 0);
+			const cpuBefore = cpuOfAll();
+			const isolatesBefore = await isolatesAcquired(metricsUrl);
+			// Several receivers share the load's connections (one at a time: one each).
+			const answers = (
+				await Promise.all(
+					urls.map(
+						async (url, index) =>
+							await postAll(
+								url,
+								deliveries.filter((_, delivery) => delivery % urls.length === index),
+								{ connections: Math.max(1, Math.round(load.connections / urls.length)) },
+							),
+					),
+				)
+			).flat();
 			const refused = answers.filter((answer) => answer.status !== 200);
 			if (refused.length > 0)
 				throw new Error(
@@ -289,8 +323,8 @@ export async function webhookSideBySide(
 						: undefined,
 				{ timeoutMs: TICKETS_TIMEOUT_MS, intervalMs: 200 },
 			);
-			const n8nCpuMsPerDelivery = (cpuMs(n8nPid) - cpuBefore) / load.deliveries;
-			const isolatesAfter = await isolatesAcquired(baseUrl);
+			const n8nCpuMsPerDelivery = (cpuOfAll() - cpuBefore) / load.deliveries;
+			const isolatesAfter = await isolatesAcquired(metricsUrl);
 			const twice = responses.filter((response) => ticketed.get(response.id)!.length > 1);
 			if (twice.length > 0)
 				throw new Error(`${side}: ${twice.length} responses ticketed more than once`);
@@ -343,12 +377,13 @@ export async function webhookSideBySide(
 			runs.filter((run) => run.side === side).map((run) => run.figures);
 		return {
 			n8nVersion: n8n.runtime.n8nVersion,
+			deployment,
 			n8nSettings,
 			runs,
 			medians: Object.fromEntries(sides.map((side) => [side, medianFigures(runsOf(side))])),
 		};
 	} finally {
-		await n8n?.n8n.stop();
+		await (n8n && 'workers' in n8n ? n8n.stop() : n8n?.n8n.stop());
 		await fake.close();
 		FakeWootric.started.splice(FakeWootric.started.indexOf(fake), 1);
 		await tickets.close();
@@ -362,7 +397,7 @@ const loadLabel = (load: Load) =>
 		: `${formatCount(load.deliveries)} over ${load.connections} connections`;
 
 const formatIsolates = (isolates: number | null) =>
-	isolates === null ? 'no isolates' : `${isolates.toFixed(1)} isolates`;
+	isolates === null ? 'no isolate count' : `${isolates.toFixed(1)} isolates`;
 
 /** One run's figures on one line, as the bench prints it while running. */
 export function runLine({ side, figures, loadAverage }: WebhookRun): string {
@@ -386,7 +421,7 @@ export function comparisonTable(
 ): string {
 	const settings = Object.entries(result.n8nSettings).map(([name, value]) => `, ${name}=${value}`);
 	const lines = [
-		`| n8n ${result.n8nVersion}, one process${settings.join('')} | ${SIDE_NAMES[side]} | ${SIDE_NAMES[against]} | ${side} / ${against}${goal === undefined ? '' : ` (goal ≤ ${goal}×)`} |`,
+		`| n8n ${result.n8nVersion}, ${result.deployment === 'queue mode' ? 'queue mode, two workers' : 'one process'}${settings.join('')} | ${SIDE_NAMES[side]} | ${SIDE_NAMES[against]} | ${side} / ${against}${goal === undefined ? '' : ` (goal ≤ ${goal}×)`} |`,
 		'|---|---|---|---|',
 	];
 	/** A figure's label, how it is shown, and whether the goal applies to it. */
