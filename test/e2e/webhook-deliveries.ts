@@ -134,13 +134,13 @@ const BAD_SIGNATURES: Array<(delivery: Delivery) => Delivery> = [
 /**
  * How many POSTs a sender has in flight at most: a webhook sender delivers through a bounded pool
  * of connections. With 1,000 truly simultaneous connections n8n 2.40.7's queue-mode main answered
- * 500 to most (README, Performance → Webhooks).
+ * 500 to most (docs/performance.md, Webhooks).
  */
 export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 100);
 
 /**
  * What the sender waits before each new try of a delivery n8n answered 5xx or did not answer, as an
- * at-least-once sender does (Wootric is one: README, Instant trigger): a busy n8n answers 503
+ * at-least-once sender does (Wootric is one: docs/instant-trigger.md): a busy n8n answers 503
  * "Database is not ready!" before the trigger sees the webhook, and 500 when it could not store the
  * execution (its database pool's "timeout exceeded when trying to connect").
  */
@@ -704,7 +704,7 @@ export class WebhookScenarios {
 	}
 }
 
-/** Where the figures of every run go, keyed by mode and n8n version, for the README to quote. */
+/** Where the figures of every run go, keyed by mode and n8n version, for docs/performance.md. */
 const FIGURES_FILE = join(REPO_ROOT, 'bench-results', 'webhook-e2e.json');
 
 /**

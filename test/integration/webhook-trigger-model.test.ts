@@ -22,19 +22,19 @@ import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
  * n8n restarting, and a second webhook process taking part of the stream; n8n's clock up to a minute
  * off the service's; random Events, Filters and Options.
  *
- * The oracle is the README's promise, not the trigger's code: the system the workflow writes to
- * folds items by idempotency_key, and must end up with every event the deliveries that reached n8n
- * in time carried, under its key (a response's Response Created when one of its states that match
- * the filters, made within Treat as Complete After of the score, arrived; each matching change's
- * Response Updated; each decline), with what that state held; nothing else; no key emitted twice by
- * one process within Max Age; one key per change. A change that reached n8n only through deliveries
+ * The oracle is the promise to users (docs/instant-trigger.md), not the trigger's code: the
+ * system the workflow writes to folds items by idempotency_key, and must end up with every event
+ * the deliveries that reached n8n in time carried, under its key (a response's Response Created
+ * when one of its states that match the filters, made within Treat as Complete After of the score,
+ * arrived; each matching change's Response Updated; each decline), with what that state held;
+ * nothing else; no key emitted twice by one process within Max Age; one key per change. A change that reached n8n only through deliveries
  * older than Max Age is counted apart, not as lost: the polling trigger brings those.
  */
 const SCHEDULES = Number(process.env.WEBHOOK_MODEL_SCHEDULES ?? 1000);
 /** With the polling trigger beside the webhook: each schedule polls many times, so fewer. */
 const JOINT_SCHEDULES = Math.ceil(SCHEDULES / 10);
 const FIRST_SEED = Number(process.env.WEBHOOK_MODEL_FIRST_SEED ?? 1);
-/** n8n's "every minute", the README's setting for the safety net. */
+/** n8n's "every minute", the safety net example's setting. */
 const POLL_EVERY = 60;
 
 type EventName = 'response' | 'responseUpdated' | 'decline';
@@ -110,7 +110,7 @@ const iso = (seconds: number) => new Date(seconds * 1000).toISOString().replace(
 const categoryOf = (score: number) =>
 	score <= 6 ? 'detractor' : score <= 8 ? 'passive' : 'promoter';
 
-/** Whether a response in this state passes the Filters (README: Filters). */
+/** Whether a response in this state passes the Filters (docs/polling-trigger.md, Filters). */
 function passes(response: SurveyResponse, filters: INodeParameters): boolean {
 	if (response.excludedFromCalculations && filters.includeExcluded !== true) return false;
 	if (

@@ -2,17 +2,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 import { loadPackage, REPO_ROOT } from '../harness';
-
-/**
- * The GitHub/npm anchor of a README heading: lower case, punctuation dropped, spaces to hyphens.
- */
-function anchorOf(heading: string): string {
-	return heading
-		.trim()
-		.toLowerCase()
-		.replace(/[^\p{L}\p{N}\s-]/gu, '')
-		.replace(/\s/g, '-');
-}
+import { headingAnchors } from '../support/markdown';
 
 /**
  * The codex (Wootric.node.json) as n8n-core's package loader reads it into the node description.
@@ -42,9 +32,8 @@ describe('the Wootric node codex', () => {
 			readFileSync(path.join(REPO_ROOT, 'nodes/Wootric/Wootric.node.json'), 'utf8'),
 		);
 		const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
-		const anchors = [...readme.matchAll(/^#{1,6} (.+)$/gm)].map(([, heading]) => anchorOf(heading));
 		const [link] = codex.resources.credentialDocumentation;
 
-		expect(anchors).toContain(new URL(link.url).hash.slice(1));
+		expect(headingAnchors(readme)).toContain(new URL(link.url).hash.slice(1));
 	});
 });
