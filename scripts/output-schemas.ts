@@ -106,8 +106,11 @@ const RESPONSE = {
 	excluded_from_calculations: boolean,
 	tags: array(string),
 	notes: array(),
-	// Added by Simplify (and the tool's Simplified output).
+	// Added by Simplify (and the tool's Simplified output; always from node version 1.3), on the
+	// credential's Survey Type: nps_category on NPS, score_category on CSAT and CES. A preview shows
+	// both, as n8n shows every field of a schema; a run gives the one of its account's type.
 	nps_category: string,
+	score_category: string,
 };
 
 const END_USER_SETTINGS = {

@@ -212,6 +212,26 @@ describe('the output schemas', () => {
 					});
 				}
 			}
+			// A CSAT account's responses carry score_category where an NPS account's carry nps_category
+			// (the credential's Survey Type; CSAT 1–10 takes the scores given here).
+			for (const parameters of casesWith(true).filter(
+				({ resource, operation }) =>
+					resource === 'response' && ['create', 'get', 'getAll'].includes(String(operation)),
+			)) {
+				const run = await runNode({
+					nodeType: 'wootric',
+					nodeTypeVersion,
+					parameters: { ...parameters, options: { simplify: true } },
+					credentials: credentialsFor(fake, { surveyType: 'csat10' }),
+				});
+				const label = `version ${nodeTypeVersion}, ${parameters.resource} → ${parameters.operation}, Simplify on, CSAT`;
+				if (run.error) failedRuns.push([label, run.error.message]);
+				runs.push({
+					file: `${folder}/${parameters.resource}/${parameters.operation}.json`,
+					label,
+					items: run.items.map((item) => item.json),
+				});
+			}
 			// As an agent's tool, list operations output Raw or Simplified records (Selected Fields:
 			// some of Simplified's).
 			for (const resource of ['endUser', 'response', 'decline', 'segment', 'surveyTemplate']) {

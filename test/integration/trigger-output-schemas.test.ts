@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
-import type { IDataObject } from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IDataObject } from 'n8n-workflow';
 
 import {
 	SCHEMA_FOLDER,
@@ -32,12 +32,16 @@ const readSchema = (version: string) =>
 type EmitsFor = (
 	fake: FakeWootric,
 	user: EndUser,
-) => (typeVersion: number, simplify: boolean) => Promise<IDataObject[]>;
+) => (
+	typeVersion: number,
+	simplify: boolean,
+	credential: ICredentialDataDecryptedObject,
+) => Promise<IDataObject[]>;
 
 const TRIGGERS: Array<[string, EmitsFor]> = [
 	[
 		'Wootric Trigger',
-		(fake, user) => async (typeVersion, simplify) => {
+		(fake, user) => async (typeVersion, simplify, credential) => {
 			addRichRecords(fake, user);
 			const session = new TriggerSession(
 				fake,
@@ -45,17 +49,19 @@ const TRIGGERS: Array<[string, EmitsFor]> = [
 				{},
 				undefined,
 				typeVersion,
+				credential,
 			);
 			return (await session.poll('manual')).items;
 		},
 	],
 	[
 		'Wootric Webhook Trigger',
-		(fake, user) => async (typeVersion, simplify) => {
+		(fake, user) => async (typeVersion, simplify, credential) => {
 			const session = await WebhookSession.start(
 				fake,
 				{ events: ['response', 'decline'], options: { simplify } },
 				typeVersion,
+				credential,
 			);
 			const { response, decline } = addRichRecords(fake, user);
 			await session.deliver(responsePayload(fake.account, response, 'created', fake.clock.now()));
@@ -73,12 +79,20 @@ describe.each(TRIGGER_VERSIONS)('the triggers’ output schema of v%s', (version
 	beforeAll(async () => {
 		fake = await startFakeWootric();
 		const user = addRichEndUser(fake);
-		for (const [trigger, emitsFor] of TRIGGERS)
+		for (const [trigger, emitsFor] of TRIGGERS) {
 			for (const simplify of [false, true])
 				emitted.push([
 					`${trigger} ${version}, Simplify ${simplify}`,
-					await emitsFor(fake, user)(typeVersion, simplify),
+					await emitsFor(fake, user)(typeVersion, simplify, {}),
 				]);
+			// A CSAT account: score_category where an NPS account has nps_category.
+			fake.account.surveyMode = 'CSAT';
+			emitted.push([
+				`${trigger} ${version}, Simplify true, CSAT`,
+				await emitsFor(fake, user)(typeVersion, true, { surveyType: 'csat10' }),
+			]);
+			fake.account.surveyMode = 'NPS';
+		}
 	});
 	afterAll(async () => {
 		await closeWebhookSessions();
