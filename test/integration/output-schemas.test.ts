@@ -195,43 +195,35 @@ describe('the output schemas', () => {
 
 		for (const nodeTypeVersion of versions) {
 			const folder = versionFolder(nodeTypeVersion);
-			for (const simplify of [false, true]) {
-				for (const parameters of casesWith(simplify)) {
-					const run = await runNode({
-						nodeType: 'wootric',
-						nodeTypeVersion,
-						parameters: { ...parameters, options: { simplify } },
-						credentials: credentialsFor(fake),
-					});
-					const label = `version ${nodeTypeVersion}, ${parameters.resource} → ${parameters.operation}, Simplify ${simplify ? 'on' : 'off'}`;
-					if (run.error) failedRuns.push([label, run.error.message]);
-					runs.push({
-						file: `${folder}/${parameters.resource}/${parameters.operation}.json`,
-						label,
-						items: run.items.map((item) => item.json),
-					});
-				}
-			}
-			// A CSAT account's responses carry score_category where an NPS account's carry nps_category
-			// (the credential's Survey Type; CSAT 1–10 takes the scores given here).
-			for (const parameters of casesWith(true).filter(
-				({ resource, operation }) =>
-					resource === 'response' && ['create', 'get', 'getAll'].includes(String(operation)),
-			)) {
+			/** Runs one operation's parameters and records its items against its schema file. */
+			const record = async (
+				parameters: INodeParameters,
+				simplify: boolean,
+				account: { surveyType?: string } = {},
+			) => {
 				const run = await runNode({
 					nodeType: 'wootric',
 					nodeTypeVersion,
-					parameters: { ...parameters, options: { simplify: true } },
-					credentials: credentialsFor(fake, { surveyType: 'csat10' }),
+					parameters: { ...parameters, options: { simplify } },
+					credentials: credentialsFor(fake, account),
 				});
-				const label = `version ${nodeTypeVersion}, ${parameters.resource} → ${parameters.operation}, Simplify on, CSAT`;
+				const label = `version ${nodeTypeVersion}, ${parameters.resource} → ${parameters.operation}, Simplify ${simplify ? 'on' : 'off'}${account.surveyType ? `, ${account.surveyType}` : ''}`;
 				if (run.error) failedRuns.push([label, run.error.message]);
 				runs.push({
 					file: `${folder}/${parameters.resource}/${parameters.operation}.json`,
 					label,
 					items: run.items.map((item) => item.json),
 				});
-			}
+			};
+			for (const simplify of [false, true])
+				for (const parameters of casesWith(simplify)) await record(parameters, simplify);
+			// A CSAT account's responses carry score_category where an NPS account's carry nps_category
+			// (the credential's Survey Type; CSAT 1–10 takes the scores given here).
+			for (const parameters of casesWith(true).filter(
+				({ resource, operation }) =>
+					resource === 'response' && ['create', 'get', 'getAll'].includes(String(operation)),
+			))
+				await record(parameters, true, { surveyType: 'csat10' });
 			// As an agent's tool, list operations output Raw or Simplified records (Selected Fields:
 			// some of Simplified's).
 			for (const resource of ['endUser', 'response', 'decline', 'segment', 'surveyTemplate']) {
