@@ -28,12 +28,20 @@ export interface RunPollOptions extends NodeUnderTestOptions {
 	staticData: IDataObject;
 	/** n8n's time budget for the poll (getPollBudgetMs); unset, n8n-core's default. */
 	pollBudgetMs?: number;
+	/**
+	 * Trigger mode: how many polls start at once on one poll context, as n8n's own poller starts one
+	 * at each Poll Time without waiting for the one before (1 by default).
+	 */
+	atOnce?: number;
 }
 
 interface PollOutcome {
-	/** What `poll()` returned: null when it found nothing new. */
+	/** What `poll()` returned (the first poll's that emitted): null when it found nothing new. */
 	result: INodeExecutionData[][] | null;
 	error?: Error;
+	/** What each poll that emitted emitted, and each poll's failure. */
+	results: Array<INodeExecutionData[][]>;
+	errors: Error[];
 }
 
 export interface PollRun extends PollOutcome {
@@ -63,7 +71,13 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 
 	const outcome =
 		options.mode === 'trigger'
-			? await pollAsScheduled(workflow, node, credentialsHelper, options.pollBudgetMs)
+			? await pollAsScheduled(
+					workflow,
+					node,
+					credentialsHelper,
+					options.pollBudgetMs,
+					options.atOnce ?? 1,
+				)
 			: await pollAsTestEvent(workflow, workflowData, node, credentialsHelper);
 
 	const staticDataChanged = workflow.staticData.__dataChanged === true;
@@ -78,17 +92,20 @@ export async function runPoll(options: RunPollOptions): Promise<PollRun> {
 }
 
 /**
- * A scheduled poll, as n8n's ActiveWorkflowManager sets it up: n8n-core's PollTriggerExecutor runs
- * `poll()` in a PollContext and hands a non-null result to `__emit` (which starts an execution) and
- * an error to `__emitError` (which records a failed execution).
+ * Scheduled polls, as n8n's own poller sets them up (ActiveWorkflowTriggers): n8n-core's
+ * PollTriggerExecutor runs `poll()` in one PollContext per trigger and hands a non-null result to
+ * `__emit` (which starts an execution) and an error to `__emitError` (which records a failed
+ * execution); `atOnce` polls start together, as at two Poll Times of the same second.
  */
 async function pollAsScheduled(
 	workflow: Workflow,
 	node: INode,
 	credentialsHelper: InMemoryCredentialsHelper,
 	pollBudgetMs: number | undefined,
+	atOnce: number,
 ): Promise<PollOutcome> {
-	const outcome: PollOutcome = { result: null };
+	const results: Array<INodeExecutionData[][]> = [];
+	const errors: Error[] = [];
 	const pollFunctions = new PollContext(
 		workflow,
 		node,
@@ -96,10 +113,10 @@ async function pollAsScheduled(
 		'trigger',
 		'activate',
 		(data) => {
-			outcome.result = data;
+			results.push(data);
 		},
 		(error) => {
-			outcome.error = error;
+			errors.push(error);
 		},
 		undefined,
 		undefined,
@@ -112,8 +129,8 @@ async function pollAsScheduled(
 		pollFunctions,
 		() => true,
 	);
-	await executePoll();
-	return outcome;
+	await Promise.all(Array.from({ length: atOnce }, async () => await executePoll()));
+	return { result: results[0] ?? null, error: errors[0], results, errors };
 }
 
 /**
@@ -136,10 +153,9 @@ async function pollAsTestEvent(
 	// A poll that returns null leaves no run data for the trigger.
 	const task = run.data.resultData.runData[node.name]?.[0];
 	const outputs = task?.data?.[NodeConnectionTypes.Main];
-	return {
-		result: outputs ? outputs.map((items) => items ?? []) : null,
-		error: task?.error ?? run.data.resultData.error,
-	};
+	const result = outputs ? outputs.map((items) => items ?? []) : null;
+	const error = task?.error ?? run.data.resultData.error;
+	return { result, error, results: result ? [result] : [], errors: error ? [error] : [] };
 }
 
 /** Static data goes through JSON on its way to and from n8n's database. */

@@ -296,6 +296,25 @@ describe('Wootric Trigger', () => {
 		expect(cursorOf(session, 'responses').complete).toBeGreaterThanOrEqual(burst[399].createdAt);
 	});
 
+	it("two polls at once on n8n's own poller (two Poll Times of one second, or a poll longer than the gap): one reads, the other skips; each response once, and the next poll reads on", async () => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		const burst = insertResponses(120);
+		letTimePass(burst[119].createdAt, 30);
+
+		const both = await session.pollAtOnce(2);
+		const later = insertResponses(3);
+		letTimePass(later[2].createdAt, 30);
+		const next = await session.poll();
+
+		expect(both.errors).toEqual([]);
+		expect(both.emitted.map((items) => items.length)).toEqual([120]);
+		expect(next.items.map((item) => item.id)).toEqual(later.map((response) => response.id));
+		expect(session.emitted.map((item) => item.id)).toEqual(
+			[...burst, ...later].map((response) => response.id),
+		);
+	});
+
 	describe("a rate limit that resets after n8n's poll time (10 s here, a minute's wait)", () => {
 		const ids = (items: Array<{ id?: unknown }>) => items.map((item) => Number(item.id));
 
@@ -364,6 +383,29 @@ describe('Wootric Trigger', () => {
 			expect(resetsAtEpochMs - started).toBeGreaterThan(58_000);
 			expect(resetsAtEpochMs - Date.now()).toBeLessThan(62_000);
 			expect(JSON.stringify(session.staticData)).toBe(before);
+		});
+
+		it("the first poll too (it asks the service's time): it fails declaring the reset instead of waiting for it, and stores no start", async () => {
+			const session = new TriggerSession(fake, { events: ['response', 'decline'] });
+			fake.faults.inject({
+				path: '/v1/declines',
+				times: Infinity,
+				fault: { kind: 'rateLimited', resetInSeconds: 60 },
+			});
+
+			// Waiting for the reset would pass the test's time limit.
+			const failed = await session.poll('trigger', 10_000);
+			const storedByFailure = structuredClone(session.staticData);
+			fake.faults.clear();
+			const started = await session.poll('trigger', 10_000);
+
+			expect(failed.error).toMatchObject({
+				httpCode: '429',
+				failure: { cause: 'rate-limited', resetsAtEpochMs: expect.any(Number) },
+			});
+			expect(storedByFailure).toEqual({});
+			expect(started.error).toBeUndefined();
+			expect(Object.keys(session.staticData).sort()).toEqual(['declines', 'responses']);
 		});
 	});
 

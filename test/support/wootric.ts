@@ -4,6 +4,7 @@ import type {
 	ICredentialDataDecryptedObject,
 	IDataObject,
 	INode,
+	INodeExecutionData,
 	INodeParameters,
 	INodeType,
 } from 'n8n-workflow';
@@ -270,8 +271,23 @@ export class TriggerSession {
 
 	/** `pollBudgetMs`: n8n's time budget for the poll (unset: n8n-core's default). */
 	async poll(mode: 'trigger' | 'manual' = 'trigger', pollBudgetMs?: number) {
+		const run = await this.run(mode, pollBudgetMs, 1);
+		return { ...run, items: itemsOf(run.result) };
+	}
+
+	/**
+	 * `count` polls started at once, as n8n's own poller starts one at each Poll Time without waiting
+	 * for the one before; `emitted`: the items of each poll that emitted.
+	 */
+	async pollAtOnce(count: number, pollBudgetMs?: number) {
+		const run = await this.run('trigger', pollBudgetMs, count);
+		return { ...run, emitted: run.results.map(itemsOf) };
+	}
+
+	private async run(mode: 'trigger' | 'manual', pollBudgetMs: number | undefined, atOnce: number) {
 		const run = await runPoll({
 			pollBudgetMs,
+			atOnce,
 			nodeType: 'wootricTrigger',
 			nodeTypeVersion: this.typeVersion,
 			parameters: this.parameters,
@@ -281,9 +297,8 @@ export class TriggerSession {
 			...this.credential.options,
 		});
 		this.credential.keep(run);
-		const items = (run.result?.[0] ?? []).map((item) => item.json);
-		if (mode === 'trigger') this.emitted.push(...items);
-		return { ...run, items };
+		if (mode === 'trigger') this.emitted.push(...run.results.flatMap(itemsOf));
+		return run;
 	}
 
 	/** Back to the static data given (e.g. a cursor saved earlier), with nothing emitted yet. */
@@ -292,6 +307,10 @@ export class TriggerSession {
 		this.emitted.length = 0;
 	}
 }
+
+/** The JSON of a poll's items (its one output). */
+const itemsOf = (result: INodeExecutionData[][] | null): IDataObject[] =>
+	(result?.[0] ?? []).map((item) => item.json);
 
 /**
  * Shortens the transport's retry backoff and request timeout in the built node the harness loads,

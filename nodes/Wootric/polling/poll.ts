@@ -596,13 +596,21 @@ async function sample(
 	return [toItems(found, settings)];
 }
 
-/** The service's time now (its Date header), from the smallest request the endpoint answers. */
-async function serviceTime(context: IPollFunctions, path: string): Promise<number> {
+/**
+ * The service's time now (its Date header), from the smallest request the endpoint answers; no
+ * wait past `giveUpAt` (n8n's end of the poll).
+ */
+async function serviceTime(
+	context: IPollFunctions,
+	path: string,
+	giveUpAt: number,
+): Promise<number> {
 	let answeredAt: number | undefined;
 	await wootricRequest(context, {
 		method: 'GET',
 		path,
 		query: { page: 1, per_page: 1 },
+		giveUpAt,
 		onServiceTime: (second) => (answeredAt = second),
 	});
 	return answeredAt ?? Math.floor(Date.now() / 1000);
@@ -628,6 +636,20 @@ function carriedOver(state: IDataObject, stream: Stream): StreamCursor | undefin
 }
 
 /**
+ * The cursors a poll in this process is reading and moving right now. n8n's own poller (not the
+ * durable one) starts a poll at each Poll Time without waiting for the one before, and gives it 5
+ * minutes (n8n 2.x) or no limit (1.x), and every poll of an active trigger gets the same static data
+ * object: two polls at once would read one cursor and emit the same records twice. So a poll whose
+ * cursor is being read skips (returns nothing): the one reading takes in what both would, and the
+ * next Poll Time after it ends reads on. n8n's durable poller gives each poll a copy of the cursor
+ * (and fences them by its lease), so its polls never meet here.
+ *
+ * Invariant: at most one poll at a time reads and moves a cursor object of this process.
+ * Bound: one entry per trigger polling right now, removed when its poll ends.
+ */
+const cursorsBeingRead = new WeakSet<IDataObject>();
+
+/**
  * New responses, changed responses and new declines since the last poll, oldest first, each once.
  * The cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows
  * the error) and the next poll repeats it.
@@ -637,6 +659,26 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	if (context.getMode() === 'manual') return await sample(context, settings);
 
 	const state = context.getWorkflowStaticData('node');
+	if (cursorsBeingRead.has(state)) {
+		context.logger.debug(
+			'Wootric Trigger: a poll of this trigger is still running; this one skips',
+		);
+		return null;
+	}
+	cursorsBeingRead.add(state);
+	try {
+		return await readOn(context, settings, state);
+	} finally {
+		cursorsBeingRead.delete(state);
+	}
+}
+
+/** One poll of an active trigger: reads each endpoint on from its cursor, and moves the cursors. */
+async function readOn(
+	context: IPollFunctions,
+	settings: TriggerSettings,
+	state: IDataObject,
+): Promise<INodeExecutionData[][] | null> {
 	const budget =
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
 	const started = Date.now();
@@ -658,7 +700,7 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 					(settings.startFrom === undefined ? undefined : startCursor(settings.startFrom)));
 			if (!cursor) {
 				// First poll: start from the service's now rather than flood the workflow with history.
-				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path));
+				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path, giveUpAt));
 				return;
 			}
 			const result = await readStream({
