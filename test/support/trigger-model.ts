@@ -10,7 +10,7 @@ import {
 	type Fault,
 	type TieOrder,
 } from '../fake';
-import type { SurveyResponse } from '../fake/store';
+import type { EndUser, SurveyResponse } from '../fake/store';
 import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wootric';
 
 /**
@@ -19,10 +19,13 @@ import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wo
  * too, stamped up to a few seconds before they can be read, late imports with an older created_at,
  * comments, completions, tags, deletions and invalidations in any order, changes while a poll
  * pages, polls that run out of n8n's time budget part way (their pages taking seconds), faults,
- * restarts, and the n8n host's clock off the service's by up to 30 s. The host's
- * clock (Date) is the test's: it moves only when a schedule says so. The oracle says, for every
- * record, whether it must, may or must not be emitted, and every item is checked against the
- * record's history: nothing emitted twice, nothing lost, nothing else.
+ * restarts, the n8n host's clock off the service's by up to 30 s, Include End User (its reads
+ * slow and failing too), two polls started at once on n8n's own poller, and n8n's durable poller,
+ * which drops what a poll stored when it abandons the poll or when the poll at publishing emits
+ * nothing (see Keeping). The host's clock (Date) is the test's: it moves only when a schedule says
+ * so. The oracle says, for every record, whether it must, may or must not be emitted, and every
+ * item is checked against the record's history: nothing emitted twice, nothing lost, nothing else,
+ * each with its end user where asked.
  */
 const SCHEDULES = Number(process.env.TRIGGER_MODEL_SCHEDULES ?? 1000);
 /** How many run again against an API that ignores the updated filter (New events only). */
@@ -54,6 +57,18 @@ const FAULTS: Fault[] = [
 
 type Random = ReturnType<typeof seededRandom>;
 type EventName = 'response' | 'responseUpdated' | 'decline';
+/**
+ * What n8n keeps of a poll that succeeded. Its own poller keeps what the poll stored. Its durable
+ * poller (n8n 2.36 and later) commits it with the execution the poll starts, or alone when the poll
+ * emits nothing, except: the poll at publishing that emits nothing is dropped ('droppedIfEmpty'), and
+ * a poll it abandons (its time ran out, or its lease expired and a re-run took the task) is dropped
+ * whole, its items with it ('dropped').
+ */
+type Keeping = 'kept' | 'droppedIfEmpty' | 'dropped';
+/** How often the durable poller abandons a poll, in the schedules that run on it. */
+const ABANDONED = 0.12;
+/** How often n8n's own poller starts two polls at once, in the schedules that run on it. */
+const AT_ONCE = 0.1;
 
 /** What the model knows of one record: when it was stored, and what happened to it. */
 interface Tracked {
@@ -100,6 +115,7 @@ interface Settings {
 	lookbackSeconds: number;
 	waitSeconds?: number;
 	startFrom?: number;
+	includeEndUser: boolean;
 }
 
 /** `newOnly`: New Response and New Decline only, without Wait Until Complete. */
@@ -125,6 +141,7 @@ function chooseSettings(random: Random, now: number, newOnly: boolean): Settings
 		waitSeconds:
 			random.chance(0.35) && !newOnly ? random.pick([60, 300, 3600, 24 * 3600]) : undefined,
 		startFrom: random.chance(0.15) ? now - random.int(0, 7200) : undefined,
+		includeEndUser: random.chance(0.25),
 	};
 }
 
@@ -137,6 +154,7 @@ function parametersOf(settings: Settings): INodeParameters {
 		});
 	if (settings.startFrom !== undefined)
 		options.startFrom = new Date(settings.startFrom * 1000).toISOString();
+	if (settings.includeEndUser) options.includeEndUser = true;
 	return {
 		events: settings.events,
 		filters: {
@@ -167,13 +185,18 @@ class World {
 	readonly records = new Map<string, Tracked>();
 	/** The items the trigger emitted, each with the service's time it reached the workflow. */
 	readonly emitted: Array<{ event: EventName; id: number; item: IDataObject; at: number }> = [];
-	/** Service times of the polls that succeeded. */
+	/** Service times of the polls that succeeded (and n8n kept). */
 	readonly polls: number[] = [];
+	/** The service's time when the first of them ended. */
+	firstPollEnded?: number;
 	/** n8n's time budget for the next poll (slowDown); unset, n8n-core's default. */
 	private pollBudgetMs?: number;
 	/** The cursors' `complete` seconds after the last poll, by record kind. */
 	private completes: Partial<Record<Tracked['kind'], number>> = {};
-	private readonly user;
+	/** The end users who answer, by id. */
+	readonly users = new Map<number, EndUser>();
+	/** The versions marked `whileRead` during the poll under way. */
+	private readonly changedWhileRead: Array<Tracked['versions'][number]> = [];
 
 	constructor(
 		readonly fake: FakeWootric,
@@ -181,7 +204,14 @@ class World {
 		readonly settings: Settings,
 		seed: number,
 	) {
-		this.user = createEndUser(fake.account, fake.store, `model${seed}@example.com`);
+		for (let index = random.int(1, 3); index > 0; index--) {
+			const user = createEndUser(fake.account, fake.store, `model${seed}-${index}@example.com`);
+			this.users.set(user.id, user);
+		}
+	}
+
+	private someUser(): number {
+		return this.random.pick([...this.users.keys()]);
 	}
 
 	/** The service's time, in seconds. */
@@ -207,7 +237,7 @@ class World {
 		const score = this.random.int(0, 10);
 		const createdAt = created ?? stamp;
 		const response = addResponse(this.fake.account, this.fake.store, {
-			endUserId: this.user.id,
+			endUserId: this.someUser(),
 			score,
 			text,
 			completed,
@@ -238,7 +268,7 @@ class World {
 		const stamp = now - this.stampDelay();
 		const createdAt = created ?? stamp;
 		const decline = addDecline(this.fake.account, this.fake.store, {
-			endUserId: this.user.id,
+			endUserId: this.someUser(),
 			createdAt,
 			updatedAt: late ? stamp : createdAt,
 		});
@@ -307,14 +337,16 @@ class World {
 		const changed = this.fake.account.responses.get(record.id)!;
 		// Completing a response that was complete changes nothing: no version, nothing to emit.
 		if (JSON.stringify(changed) === before) return;
-		record.versions.push({
+		const version = {
 			stamp: at,
 			changed: changed.updatedAt !== changed.createdAt,
 			text: changed.text !== null,
 			excluded: changed.excludedFromCalculations,
 			pollsBefore: this.polls.length,
 			whileRead,
-		});
+		};
+		record.versions.push(version);
+		if (whileRead) this.changedWhileRead.push(version);
 	}
 
 	deleteSome(): void {
@@ -379,13 +411,14 @@ class World {
 	}
 
 	/**
-	 * A slow service for the next poll: each page takes 1 to 9 s, and n8n gives the poll 10 s, so it
-	 * stops when 8 have passed (poll.ts), after a page or a few, and the next poll reads on.
+	 * A slow service for the next poll: each page (and end user) takes 1 to 9 s, and n8n gives the
+	 * poll 10 s, so it stops when 8 have passed (poll.ts), after a page or a few, and the next poll
+	 * reads on.
 	 */
 	slowDown(): void {
 		this.pollBudgetMs = 10_000;
 		this.fake.arrivalHooks.push((request) => {
-			if (/^\/v1\/(responses|declines)$/.test(request.path))
+			if (/^\/v1\/(responses|declines|end_users\/\d+)$/.test(request.path))
 				this.advance(this.random.int(1000, 9000));
 		});
 	}
@@ -412,22 +445,43 @@ class World {
 				fault: { kind: 'rateLimited', resetInSeconds: -1 },
 			});
 		}
+		if (this.settings.includeEndUser && random.chance(0.15)) {
+			fake.faults.inject({
+				method: 'GET',
+				path: /^\/v1\/end_users\/\d+$/,
+				times: random.int(1, 5),
+				fault: random.pick(FAULTS),
+			});
+		}
 	}
 
-	async poll(session: TriggerSession): Promise<void> {
+	/**
+	 * A poll, and what n8n keeps of it (Keeping); `atOnce` polls started together on n8n's own
+	 * poller (two Poll Times of one second, or a poll longer than the gap to the next).
+	 */
+	async poll(session: TriggerSession, keeping: Keeping = 'kept', atOnce = 1): Promise<void> {
 		const at = this.now();
-		const run = await session.poll('trigger', this.pollBudgetMs);
+		const stored = structuredClone(session.staticData);
+		this.changedWhileRead.length = 0;
+		const run = await session.pollAtOnce(atOnce, this.pollBudgetMs);
 		this.pollBudgetMs = undefined;
 		this.fake.faults.clear();
 		this.fake.arrivalHooks.length = 0;
-		if (run.error) return;
+		if (run.emitted.length === 0 && run.errors.length > 0) return;
+		if (keeping === 'dropped' || (keeping === 'droppedIfEmpty' && run.emitted.length === 0)) {
+			session.restart(stored);
+			// Nothing read in the poll counts as read.
+			for (const version of this.changedWhileRead) version.whileRead = false;
+			return;
+		}
 		this.polls.push(at);
 		// A slow poll's items reach the workflow when it ends, seconds after it started.
 		const emittedAt = this.now();
+		this.firstPollEnded ??= emittedAt;
 		const completeOf = (stream: string) =>
 			(session.staticData[stream] as { complete?: number } | undefined)?.complete;
 		this.completes = { response: completeOf('responses'), decline: completeOf('declines') };
-		for (const item of run.items) {
+		for (const item of run.emitted.flat()) {
 			if (item.event === 'warning')
 				throw new Error(`unexpected warning item: ${JSON.stringify(item)}`);
 			this.emitted.push({
@@ -450,9 +504,10 @@ function passesFixedFilters(record: Tracked, settings: Settings): boolean {
 
 /**
  * The failures of one schedule: each record's emissions against what it must, may and must not get.
- * `from` is the first created second the trigger emits (its first poll's second, or Start From).
+ * `from`: the first created second the trigger may emit, and the one from which it must (Start From
+ * for both; or the first poll n8n kept, which starts the trigger at some second while it runs).
  */
-function judge(world: World, from: number): string[] {
+function judge(world: World, from: { may: number; must: number }): string[] {
 	const { settings } = world;
 	const failures: string[] = [];
 	const newEvent = (kind: Tracked['kind']): EventName =>
@@ -469,7 +524,7 @@ function judge(world: World, from: number): string[] {
 		// New: must when it was stored on time (or within the Lookback) after activation and matches as
 		// stored; never before activation, nor one the fixed filters refuse.
 		const inReach =
-			record.created >= from &&
+			record.created >= from.must &&
 			(!record.late || record.created >= record.storedAt - settings.lookbackSeconds);
 		const matchesAsStored =
 			passesFixedFilters(record, settings) &&
@@ -487,7 +542,7 @@ function judge(world: World, from: number): string[] {
 			matchesAsStored &&
 			!record.gone &&
 			(!settings.onlyWithComment || record.kind === 'decline' || record.textAtStore);
-		const may = watched && record.created >= from && matchesAsStored;
+		const may = watched && record.created >= from.may && matchesAsStored;
 		if (asNew.length > 1) failures.push(`${key} emitted ${asNew.length} times as new`);
 		if (must && asNew.length === 0)
 			failures.push(
@@ -573,7 +628,7 @@ function judge(world: World, from: number): string[] {
 			listed &&
 			changedLast &&
 			!record.gone &&
-			lastChange.stamp >= from &&
+			lastChange.stamp >= from.must &&
 			passesFixedFilters(record, settings) &&
 			(!settings.onlyWithComment || stored.text)
 		) {
@@ -593,6 +648,10 @@ function judge(world: World, from: number): string[] {
 	}
 	for (const entry of world.emitted) {
 		const key = `${entry.event === 'decline' ? 'decline' : 'response'}:${entry.id}`;
+		const endUser = entry.item.end_user as IDataObject | undefined;
+		const user = world.users.get(Number(entry.item.end_user_id));
+		if (settings.includeEndUser && (endUser?.email !== user?.email || endUser?.id !== user?.id))
+			failures.push(`emitted ${key} without its end user: ${JSON.stringify(endUser)}`);
 		if (!world.records.has(key))
 			failures.push(`emitted ${entry.event} ${entry.id}, a record the schedule never stored`);
 		if (!settings.events.includes(entry.event))
@@ -618,10 +677,10 @@ async function runSchedule(fake: FakeWootric, seed: number, olderApi = false): P
 	const world = new World(fake, random, chooseSettings(random, fake.clock.now(), olderApi), seed);
 	const parameters = parametersOf(world.settings);
 	let session = new TriggerSession(fake, parameters);
-	const from = world.settings.startFrom ?? world.now();
+	const durable = random.chance(0.3);
 
-	await world.poll(session);
-	if (world.polls.length === 0) return ['the first poll failed'];
+	await world.poll(session, durable ? 'droppedIfEmpty' : 'kept');
+	if (world.polls.length === 0 && !durable) return ['the first poll failed'];
 	const steps = random.int(4, 9);
 	for (let step = 0; step < steps; step++) {
 		// Something may be stored in the very second the last poll read, just after it.
@@ -638,7 +697,8 @@ async function runSchedule(fake: FakeWootric, seed: number, olderApi = false): P
 		world.advance(gap - elapsed);
 		if (random.chance(0.1)) session = new TriggerSession(fake, parameters, session.staticData);
 		world.injectFaults();
-		await world.poll(session);
+		if (durable) await world.poll(session, random.chance(ABANDONED) ? 'dropped' : 'kept');
+		else await world.poll(session, 'kept', random.chance(AT_ONCE) ? 2 : 1);
 	}
 	// Quiet: every wait runs out, every second settles, and the trigger reads what is left.
 	world.advance(((world.settings.waitSeconds ?? 0) + 120) * 1000);
@@ -646,7 +706,11 @@ async function runSchedule(fake: FakeWootric, seed: number, olderApi = false): P
 	world.advance(120_000);
 	await world.poll(session);
 	fake.clock.advance(skewMs / 1000);
-	return judge(world, from);
+	const { startFrom } = world.settings;
+	return judge(world, {
+		may: startFrom ?? world.polls[0],
+		must: startFrom ?? world.firstPollEnded!,
+	});
 }
 
 /**
