@@ -17,4 +17,7 @@ module.exports = {
 	// Checks after each test file that no secret was shown or logged.
 	setupFilesAfterEnv: ['<rootDir>/test/support/secret-guard.ts'],
 	testTimeout: 20000,
+	// One worker per core (jest's default leaves one core to itself: on two, one worker). Most of a
+	// test file's time is waiting on its fake's sockets and timers, not the CPU.
+	maxWorkers: '100%',
 };

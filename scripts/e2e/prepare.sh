@@ -2,7 +2,7 @@
 # Fetches everything the end-to-end suites need beside the repository, so that they start at once and
 # never share the machine with an install: Debian's Chromium, PostgreSQL and Redis when missing, and
 # Node 24 with every n8n version of n8n-versions.json's matrix (the pinned one first), into
-# provision.sh's cache folder. Each part is a no-op for what is there; a suite that starts while its
+# provision.sh's cache folder; with `--pinned`, the pinned version only (.ci/run). Each part is a no-op for what is there; a suite that starts while its
 # version is being provisioned waits for it (provision.sh's lock). The Debian packages and the n8n
 # versions come from different registries and install side by side.
 # Prints one line per part with its time, for .ci/run's stage table.
@@ -37,11 +37,13 @@ provision() {
 	provisions+=("$!:$log")
 }
 provision "$pinned"
-# The pinned one's provisioning takes its lock at once: a moment, so that the others find it held.
-sleep 2
-for version in $(versions "v.matrix.filter((version) => version !== v.pinned).join(' ')"); do
-	provision "$version" "$pinned"
-done
+if [ "${1:-}" != --pinned ]; then
+	# The pinned one's provisioning takes its lock at once: a moment, so that the others find it held.
+	sleep 2
+	for version in $(versions "v.matrix.filter((version) => version !== v.pinned).join(' ')"); do
+		provision "$version" "$pinned"
+	done
+fi
 
 status=0
 for other in "${provisions[@]}" "$debian_pid:$debian_log"; do

@@ -1,5 +1,6 @@
 import { createEndUser, startFakeWootric, type Fault, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
+import { schedulesOf } from '../support/test-size';
 import {
 	credentialsFor,
 	seededRandom,
@@ -8,8 +9,9 @@ import {
 	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 
-const RETURN_ALL_SCHEDULES = 250;
-const POST_SCHEDULES = 120;
+/** 250 at full size (test/support/test-size.ts); the creates' schedules are half as many. */
+const RETURN_ALL_SCHEDULES = schedulesOf('RELIABILITY_SCHEDULES', 250);
+const POST_SCHEDULES = Math.ceil(RETURN_ALL_SCHEDULES / 2);
 
 const FAULTS: Fault[] = [
 	{ kind: 'status', status: 500, message: 'database timeout' },
@@ -110,8 +112,8 @@ describe('reliability under faults', () => {
 			}
 		}
 		// The schedules must exercise both outcomes, or they prove little.
-		expect(failures).toBeGreaterThan(10);
-		expect(failures).toBeLessThan(RETURN_ALL_SCHEDULES - 50);
+		expect(failures).toBeGreaterThan(RETURN_ALL_SCHEDULES / 25);
+		expect(failures).toBeLessThan(RETURN_ALL_SCHEDULES * 0.8);
 	}, 120_000);
 
 	it(`never repeats a create the service may have acted on, over ${POST_SCHEDULES} schedules`, async () => {
@@ -160,6 +162,6 @@ describe('reliability under faults', () => {
 			else expect({ seed, stored }).toEqual({ seed, stored: 1 });
 			created += stored;
 		}
-		expect(created).toBeGreaterThan(20);
+		expect(created).toBeGreaterThan(POST_SCHEDULES / 6);
 	}, 120_000);
 });

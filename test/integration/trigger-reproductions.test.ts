@@ -8,6 +8,7 @@ import {
 	type FakeWootric,
 } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
+import { itAtFullSize } from '../support/test-size';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
 
 /**
@@ -74,62 +75,73 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		},
 	);
 
-	// 25,000 records through n8n's engine: seconds alone, more on a busy machine.
-	it('2. Lookback of 10,080 minutes over 25,000 responses of three days: each once, then idle polls read nothing twice', async () => {
-		const start = now();
-		const responses = Array.from({ length: 25_000 }, (_, index) =>
-			store({ createdAt: start + Math.floor((index * 3 * 86_400) / 25_000) }),
-		);
-		wait(3 * 86_400 + 60);
-		const session = new TriggerSession(fake, {
-			events: ['response'],
-			options: { lookbackMinutes: 10_080, startFrom: new Date(start * 1000).toISOString() },
-		});
+	// 25,000 records through n8n's engine: half a minute alone, more on a busy machine; at full size
+	// only (test/support/test-size.ts), as the 20,100 and 10,100 below.
+	itAtFullSize(
+		'2. Lookback of 10,080 minutes over 25,000 responses of three days: each once, then idle polls read nothing twice',
+		async () => {
+			const start = now();
+			const responses = Array.from({ length: 25_000 }, (_, index) =>
+				store({ createdAt: start + Math.floor((index * 3 * 86_400) / 25_000) }),
+			);
+			wait(3 * 86_400 + 60);
+			const session = new TriggerSession(fake, {
+				events: ['response'],
+				options: { lookbackMinutes: 10_080, startFrom: new Date(start * 1000).toISOString() },
+			});
 
-		const perPoll: number[] = [];
-		for (let poll = 0; poll < 5; poll++) {
-			perPoll.push((await session.poll()).items.length);
-			wait(60);
-		}
-		const before = listRequests().length;
-		await session.poll();
-
-		// At most 10,000 a poll (a page more where the cap falls inside one), then nothing.
-		expect(perPoll.slice(3)).toEqual([0, 0]);
-		expect(perPoll.slice(0, 2).every((count) => count >= 10_000 && count < 10_050)).toBe(true);
-		expect(ids(session.emitted)).toEqual(responses.map((response) => response.id));
-		expect(listRequests().length - before).toBe(1);
-		expect(stateSize(session)).toBeLessThan(300);
-	}, 90_000);
-
-	it('2. Wait Until Complete with 1,440 minutes: one response waiting and 20,100 after it, each once, one request per idle poll', async () => {
-		const session = new TriggerSession(fake, {
-			events: ['response'],
-			options: { waitUntilComplete: true, completeAfterMinutes: 1440 },
-		});
-		await session.poll();
-		wait(1);
-		const waiting = store({ completed: false });
-		const after = Array.from({ length: 20_100 }, (_, index) =>
-			store({ createdAt: now() + 1 + Math.floor(index / 10), completed: true }),
-		);
-		wait(2100);
-		for (let poll = 0; poll < 4; poll++) {
+			const perPoll: number[] = [];
+			for (let poll = 0; poll < 5; poll++) {
+				perPoll.push((await session.poll()).items.length);
+				wait(60);
+			}
+			const before = listRequests().length;
 			await session.poll();
-			wait(60);
-		}
-		const before = listRequests().length;
-		const idle = await session.poll();
-		const idleRequests = listRequests().length - before;
-		wait(1440 * 60);
-		const timedOut = await session.poll();
 
-		expect(ids(session.emitted)).toEqual([...after.map((response) => response.id), waiting.id]);
-		expect(idle.result).toBeNull();
-		expect(idleRequests).toBe(1);
-		expect(timedOut.items).toEqual([expect.objectContaining({ id: waiting.id, completed: false })]);
-		// 20,100 records paged through n8n's engine: ~11 s alone, more on a loaded CI machine.
-	}, 90_000);
+			// At most 10,000 a poll (a page more where the cap falls inside one), then nothing.
+			expect(perPoll.slice(3)).toEqual([0, 0]);
+			expect(perPoll.slice(0, 2).every((count) => count >= 10_000 && count < 10_050)).toBe(true);
+			expect(ids(session.emitted)).toEqual(responses.map((response) => response.id));
+			expect(listRequests().length - before).toBe(1);
+			expect(stateSize(session)).toBeLessThan(300);
+		},
+		90_000,
+	);
+
+	itAtFullSize(
+		'2. Wait Until Complete with 1,440 minutes: one response waiting and 20,100 after it, each once, one request per idle poll',
+		async () => {
+			const session = new TriggerSession(fake, {
+				events: ['response'],
+				options: { waitUntilComplete: true, completeAfterMinutes: 1440 },
+			});
+			await session.poll();
+			wait(1);
+			const waiting = store({ completed: false });
+			const after = Array.from({ length: 20_100 }, (_, index) =>
+				store({ createdAt: now() + 1 + Math.floor(index / 10), completed: true }),
+			);
+			wait(2100);
+			for (let poll = 0; poll < 4; poll++) {
+				await session.poll();
+				wait(60);
+			}
+			const before = listRequests().length;
+			const idle = await session.poll();
+			const idleRequests = listRequests().length - before;
+			wait(1440 * 60);
+			const timedOut = await session.poll();
+
+			expect(ids(session.emitted)).toEqual([...after.map((response) => response.id), waiting.id]);
+			expect(idle.result).toBeNull();
+			expect(idleRequests).toBe(1);
+			expect(timedOut.items).toEqual([
+				expect.objectContaining({ id: waiting.id, completed: false }),
+			]);
+			// 20,100 records paged through n8n's engine: ~11 s alone, more on a loaded CI machine.
+		},
+		90_000,
+	);
 
 	it('3. one response waiting and 2,000 newer: an idle poll costs one request; 200,000 waiting ones do not break the poll', async () => {
 		const session = new TriggerSession(fake, {
@@ -355,7 +367,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			{ event: 'responseUpdated', id: response.id, tags: ['billing'] },
 		]);
 	});
-	it.each([
+	itAtFullSize.each([
 		['created in the seconds it read', 0],
 		[
 			'stored late in the seconds it read with a created_at before them (an import; Lookback 10 minutes)',

@@ -11,6 +11,7 @@ import {
 import type { Decline, SurveyResponse } from '../fake/store';
 import { declinePayload, responsePayload, type WebhookPayload } from '../fake/webhook-body';
 import { closeWebhookSessions, WebhookSession } from '../support/webhooks';
+import { replayCommand, schedulesOf } from '../support/test-size';
 import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
 
 /**
@@ -30,7 +31,7 @@ import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
  * nothing else; no key emitted twice by one process within Max Age; one key per change. A change that reached n8n only through deliveries
  * older than Max Age is counted apart, not as lost: the polling trigger brings those.
  */
-const SCHEDULES = Number(process.env.WEBHOOK_MODEL_SCHEDULES ?? 1000);
+const SCHEDULES = schedulesOf('WEBHOOK_MODEL_SCHEDULES', 1000);
 /** With the polling trigger beside the webhook: each schedule polls many times, so fewer. */
 const JOINT_SCHEDULES = Math.ceil(SCHEDULES / 10);
 const FIRST_SEED = Number(process.env.WEBHOOK_MODEL_FIRST_SEED ?? 1);
@@ -557,7 +558,7 @@ describe('Wootric Webhook Trigger: the model of the service and its delivery ove
 
 	/** The failures of `count` seeded schedules, and the figures of them all. */
 	const runSchedules = async (count: number, joint: boolean) => {
-		const failed: Array<{ seed: number; verdict: Partial<Verdict> }> = [];
+		const failed: Array<{ seed: number; replay: string; verdict: Partial<Verdict> }> = [];
 		const totals = { owed: 0, refusedDeliveries: 0, onlyThroughRefused: 0 };
 		for (let seed = FIRST_SEED; seed < FIRST_SEED + count; seed++) {
 			const verdict = await runSchedule(fake, seed, joint);
@@ -566,12 +567,20 @@ describe('Wootric Webhook Trigger: the model of the service and its delivery ove
 			totals.onlyThroughRefused += verdict.onlyThroughRefused;
 			const { lost, wrong, twiceInOneProcess, keysDiffering } = verdict;
 			if (lost.length + wrong.length + twiceInOneProcess.length + keysDiffering.length > 0)
-				failed.push({ seed, verdict: { lost, wrong, twiceInOneProcess, keysDiffering } });
+				failed.push({
+					seed,
+					replay: replayCommand(
+						'test/integration/webhook-trigger-model.test.ts',
+						'WEBHOOK_MODEL_FIRST_SEED',
+						'WEBHOOK_MODEL_SCHEDULES',
+						seed,
+					),
+					verdict: { lost, wrong, twiceInOneProcess, keysDiffering },
+				});
 		}
 		process.stdout.write(
 			`[${joint ? 'webhook and polling model' : 'webhook model'}] ${count} schedules: ${totals.owed} events owed; ${totals.refusedDeliveries} deliveries refused for their age; ${totals.onlyThroughRefused} events reached n8n only through those; ${failed.length} schedules failed\n`,
 		);
-		// WEBHOOK_MODEL_FIRST_SEED=<seed> WEBHOOK_MODEL_SCHEDULES=1 replays one.
 		return { schedulesFailed: failed.length, first: failed.slice(0, 3) };
 	};
 

@@ -11,6 +11,7 @@ import {
 	type TieOrder,
 } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
+import { replayCommand, schedulesOf } from './test-size';
 import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wootric';
 
 /**
@@ -27,7 +28,7 @@ import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wo
  * item is checked against the record's history: nothing emitted twice, nothing lost, nothing else,
  * each with its end user where asked.
  */
-const SCHEDULES = Number(process.env.TRIGGER_MODEL_SCHEDULES ?? 1000);
+const SCHEDULES = schedulesOf('TRIGGER_MODEL_SCHEDULES', 1000);
 /** How many run again against an API that ignores the updated filter (New events only). */
 const OLDER_API_SCHEDULES = Math.ceil(SCHEDULES / 10);
 const GAPS = [1, 2, 5, 9, 10, 11, 30, 59, 60, 60, 60, 61, 120, 300, 300, 900, 3600, 7200];
@@ -743,15 +744,26 @@ export function describeTriggerModel(half: 1 | 2): void {
 			jest.useRealTimers();
 		});
 
-		/** The failures of the seeded schedules, the first five of each. */
+		/**
+		 * The failures of the seeded schedules, the first five of each, with the command that
+		 * replays the schedule (the first half's file runs the first seed it is given).
+		 */
 		const runSchedules = async (seeds: number[], olderApi = false) => {
-			const failed: Array<{ seed: number; failures: string[] }> = [];
+			const failed: Array<{ seed: number; replay: string; failures: string[] }> = [];
 			for (const seed of seeds) {
 				const failures = await runSchedule(fake, seed, olderApi);
-				if (failures.length > 0) failed.push({ seed, failures: failures.slice(0, 5) });
+				if (failures.length > 0)
+					failed.push({
+						seed,
+						replay: replayCommand(
+							'test/integration/trigger-model.first-half.test.ts',
+							'TRIGGER_MODEL_FIRST_SEED',
+							'TRIGGER_MODEL_SCHEDULES',
+							seed,
+						),
+						failures: failures.slice(0, 5),
+					});
 			}
-			// The seeds print on failure: TRIGGER_MODEL_FIRST_SEED=<seed> TRIGGER_MODEL_SCHEDULES=1
-			// replays one (in the first half's file).
 			return { schedulesFailed: failed.length, first: failed.slice(0, 5) };
 		};
 

@@ -7,7 +7,8 @@ import { parseDocument } from 'yaml';
 /**
  * .github/workflows/publish.yml cannot run here (it runs on GitHub when a version tag is pushed), so
  * this checks what can be checked: it is valid YAML, starts on version tags only, may sign the
- * provenance statement, and publishes only after CI's own checks, .ci/run, have passed in the same job.
+ * provenance statement, and publishes only after both tiers of checks have passed in the same job: CI's
+ * own, .ci/run, and the release tier, `npm run test:release`.
  */
 const REPO_ROOT = join(__dirname, '..', '..');
 const WORKFLOW_FILE = join(REPO_ROOT, '.github', 'workflows', 'publish.yml');
@@ -62,6 +63,10 @@ function indexOfStep(matches: (step: Step) => boolean, what: string): number {
 }
 
 const ciStep = indexOfStep((step) => commandLines(step).includes('bash .ci/run'), 'runs .ci/run');
+const releaseStep = indexOfStep(
+	(step) => commandLines(step).includes('npm run test:release'),
+	'runs npm run test:release',
+);
 const publishStep = indexOfStep(
 	(step) => commandLines(step).some((line) => /^npm publish\b/.test(line)),
 	'runs npm publish',
@@ -114,7 +119,20 @@ describe('the publish workflow', () => {
 		// .ci/run is the file CI runs: it still runs the test suite (a renamed script would leave the
 		// workflow running nothing), with at most options for jest.
 		expect(readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8')).toMatch(
-			/^stage '[^']+' npm test( -- --[a-zA-Z]+=\S+)*$/m,
+			/^stage '[^']+' (env( [A-Z_]+=\S+)+ )?npm test( -- --[a-zA-Z]+=\S+)*$/m,
+		);
+	});
+
+	it('runs the release tier, npm run test:release, after .ci/run and before publishing, unconditionally', () => {
+		expect(commandLines(steps[releaseStep])).toEqual(['npm run test:release']);
+		expect(ciStep).toBeLessThan(releaseStep);
+		expect(releaseStep).toBeLessThan(publishStep);
+		expect(steps[releaseStep].if).toBeUndefined();
+		// The release tier is the version checks on the matrix's other n8n versions.
+		const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
+		expect(scripts['test:release']).toBe('bash scripts/e2e/release-checks.sh');
+		expect(readFileSync(join(REPO_ROOT, 'scripts', 'e2e', 'release-checks.sh'), 'utf8')).toMatch(
+			/^timed '[^']+' bash scripts\/e2e\/matrix\.sh --others$/m,
 		);
 	});
 
