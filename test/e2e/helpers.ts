@@ -1,6 +1,3 @@
-import { createServer, type IncomingHttpHeaders } from 'node:http';
-import type { AddressInfo } from 'node:net';
-
 import type { CliExecution } from '../../scripts/e2e/n8n-instance';
 import type { RestExecution } from '../../scripts/e2e/rest-client';
 import type { FakeRequest, FakeWootric } from '../fake';
@@ -68,25 +65,5 @@ export class RequestLog {
 				`  ${request.method} ${decodeURIComponent(request.path)}${request.rawQuery ? `?${request.rawQuery}` : ''} → ${request.status ?? '…'}`,
 		);
 		return lines.join('\n') || '  (none)';
-	}
-}
-
-/** A host that is not Wootric's: it records every request it gets and answers 200 `{}`. */
-export class StrangerServer {
-	readonly requests: Array<{ method?: string; url?: string; headers: IncomingHttpHeaders }> = [];
-	private readonly server = createServer((request, response) => {
-		this.requests.push({ method: request.method, url: request.url, headers: request.headers });
-		response.writeHead(200, { 'content-type': 'application/json' }).end('{}');
-	});
-	url = '';
-
-	async listen(): Promise<this> {
-		await new Promise<void>((resolve) => this.server.listen(0, '127.0.0.1', resolve));
-		this.url = `http://127.0.0.1:${(this.server.address() as AddressInfo).port}`;
-		return this;
-	}
-
-	async close(): Promise<void> {
-		await new Promise<void>((resolve) => this.server.close(() => resolve()));
 	}
 }

@@ -35,7 +35,8 @@ import { localMidnight, localParts } from '../fake/datetime';
 import { npsCategory } from '../fake/resources/responses';
 import type { SurveyResponse } from '../fake/store';
 import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
-import { outputOf, RequestLog, StrangerServer } from './helpers';
+import { StrangerServer } from '../support/stranger';
+import { outputOf, RequestLog } from './helpers';
 import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
 import {
@@ -1711,6 +1712,43 @@ describe("Call any endpoint: n8n's HTTP Request node with the Wootric API creden
 			expect(error?.message).toContain(`The Wootric API credential signs requests to Wootric only`);
 			expect(error?.message).toContain(`not to ${new URL(stranger.url).origin}`);
 			expect(stranger.requests).toEqual([]);
+		},
+	);
+
+	step(
+		"redirected by Wootric's host to another origin (302, 307), it carries no token there; to a host not Wootric's, it does not follow",
+		async () => {
+			const elsewhere = await new StrangerServer().listen({ spelled: 'localhost' });
+			const redirectTo = (server: StrangerServer, status: 302 | 307) =>
+				fake.faults.inject({
+					method: 'GET',
+					path: '/v1/segments',
+					fault: { kind: 'redirect', status, location: `${server.url}/v1/segments` },
+				});
+			try {
+				for (const status of [302, 307] as const) {
+					stranger.requests.length = 0;
+					redirectTo(stranger, status);
+					await demo.n8n.execute(HTTP_WORKFLOWS.password.id);
+					expect(
+						stranger.requests.map(({ method, url, headers }) => [
+							method,
+							url,
+							headers.authorization,
+						]),
+					).toEqual([['GET', '/v1/segments', undefined]]);
+
+					redirectTo(elsewhere, status);
+					const failure = await demo.n8n.execute(HTTP_WORKFLOWS.password.id).then(
+						() => undefined,
+						(error: unknown) => error,
+					);
+					expect(failure).toBeInstanceOf(CliExecutionError);
+					expect(elsewhere.requests).toEqual([]);
+				}
+			} finally {
+				await elsewhere.close();
+			}
 		},
 	);
 });

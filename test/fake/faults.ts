@@ -12,7 +12,14 @@ export type Fault =
 	/** Answers as it would have, once `released` settles: a slow answer whose end the test decides. */
 	| { kind: 'held'; released: Promise<unknown> }
 	/** Closes the connection without an answer. */
-	| { kind: 'dropConnection' };
+	| { kind: 'dropConnection' }
+	/**
+	 * Answers a redirect (301, 302, 303, 307 or 308) to `location`: a proxy, a load balancer or a
+	 * moved host, elsewhere on this host or on another.
+	 */
+	| { kind: 'redirect'; status: 301 | 302 | 303 | 307 | 308; location: string }
+	/** Answers as it would have, its JSON body passed through `mangle` first: an answer malformed. */
+	| { kind: 'mangle'; mangle: (body: unknown) => unknown };
 
 /** One rule of a FaultSchedule: the next `times` (default 1) subjects it matches get `fault`. */
 export interface ScheduledFault<F> {

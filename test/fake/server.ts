@@ -188,6 +188,11 @@ export class FakeWootric {
 			await fault.released;
 			fault = undefined;
 		}
+		let mangle: ((body: unknown) => unknown) | undefined;
+		if (fault?.kind === 'mangle') {
+			mangle = fault.mangle;
+			fault = undefined;
+		}
 		// Every answer is dated by the service's own clock, as HTTP servers do: clients read the time
 		// from it.
 		outgoing.setHeader('Date', new Date(this.clock.nowMs()).toUTCString());
@@ -200,7 +205,7 @@ export class FakeWootric {
 				(limitHeaders) => (headers = limitHeaders),
 			);
 			for (const hook of this.replyHooks) hook(request, reply.body);
-			send(outgoing, request, reply, headers);
+			send(outgoing, request, mangle ? { ...reply, body: mangle(reply.body) } : reply, headers);
 		} catch (error) {
 			sendError(outgoing, request, error, headers);
 		}
@@ -360,7 +365,7 @@ function sendError(
 }
 
 function sendFault(
-	fault: Exclude<Fault, { kind: 'held' }>,
+	fault: Exclude<Fault, { kind: 'held' | 'mangle' }>,
 	request: FakeRequest,
 	outgoing: ServerResponse,
 	clock: FakeClock,
@@ -413,6 +418,11 @@ function sendFault(
 		case 'dropConnection':
 			request.status = 0;
 			outgoing.socket?.destroy();
+			return;
+		case 'redirect':
+			request.status = fault.status;
+			outgoing.writeHead(fault.status, { Location: fault.location });
+			outgoing.end();
 			return;
 	}
 }

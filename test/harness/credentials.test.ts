@@ -115,6 +115,20 @@ describe('testCredential', () => {
 		});
 	});
 
+	it("names a Custom Base URL's host without its user name and password", async () => {
+		const closed = await startFakeWootric();
+		await closed.close();
+		const { host } = new URL(closed.baseUrl);
+
+		const result = await testCredential({
+			credentials: { ...passwordCredentials(), baseUrl: `http://proxy-user:proxy-secret@${host}` },
+		});
+
+		expect(result.message).toBe(
+			`Could not reach Wootric's sign-in endpoint http://${host}/oauth/token: the connection was refused. Check the region or base URL.`,
+		);
+	});
+
 	it('reuses a saved token without signing in again, as n8n does when the token field is filled', async () => {
 		const first = await testCredential({ credentials: passwordCredentials() });
 		const saved = await first.credentialsHelper.getCredentialData(first.credentialId);

@@ -19,8 +19,8 @@ import { prepareN8nEnvironment } from './n8n-runtime';
  * n8n's own instance again, untouched.
  *
  * Not covered (unused by this package): `OutboundHttp.transport()` (undici dispatchers, fetch).
- * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake, and a
- * request's `allowedDomains` check sees the rewritten host.
+ * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake; a
+ * request's `allowedDomains` that names a mapped host gets the fake's host beside it.
  */
 const originMap = new Map<string, string>();
 
@@ -49,12 +49,26 @@ function rewriteOrigin<T>(url: T): T {
 
 const URL_OPTIONS = ['url', 'baseURL', 'uri', 'baseUrl'] as const;
 
+/**
+ * A request's `allowedDomains` with the host of each mapped origin it names followed by the host
+ * it is mapped to: a host name /etc/hosts points elsewhere is still that name.
+ */
+function mappedAllowedDomains(allowed: unknown): unknown {
+	if (typeof allowed !== 'string') return allowed;
+	const hosts = allowed.split(',').map((host) => host.trim().toLowerCase());
+	const added = [...originMap]
+		.filter(([from]) => hosts.includes(new URL(from).hostname))
+		.map(([, to]) => new URL(to).hostname);
+	return added.length === 0 ? allowed : [...hosts, ...added].join(',');
+}
+
 /** The options with mapped origins rewritten: a copy if anything changed, else the same object. */
 function withMappedOrigins<T extends object>(options: T): T {
 	const given = options as Record<string, unknown>;
 	const changed = URL_OPTIONS.filter((key) => rewriteOrigin(given[key]) !== given[key]);
-	if (changed.length === 0) return options;
-	const rewritten = { ...given };
+	const allowedDomains = mappedAllowedDomains(given.allowedDomains);
+	if (changed.length === 0 && allowedDomains === given.allowedDomains) return options;
+	const rewritten: Record<string, unknown> = { ...given, allowedDomains };
 	for (const key of changed) rewritten[key] = rewriteOrigin(given[key]);
 	return rewritten as T;
 }

@@ -1,19 +1,6 @@
-import type {
-	ICredentialDataDecryptedObject,
-	IHttpRequestOptions,
-	IAuthenticate,
-	IAuthenticateGeneric,
-} from 'n8n-workflow';
+import type { ICredentialDataDecryptedObject, IHttpRequestOptions } from 'n8n-workflow';
 
-import { requireBuilt } from '../harness';
-
-// The built credential, as n8n loads it.
-const { WootricApi } = requireBuilt<typeof import('../../credentials/WootricApi.credentials')>(
-	'dist/credentials/WootricApi.credentials',
-);
-const { signInFingerprint } = requireBuilt<typeof import('../../nodes/Wootric/transport/signIn')>(
-	'dist/nodes/Wootric/transport/signIn',
-);
+import { authenticate, signInFingerprint } from '../support/built-credential';
 
 /**
  * The credential's token goes to Wootric's hosts only: n8n's HTTP Request node, given this
@@ -31,11 +18,6 @@ describe("the credential's token goes to Wootric's hosts only", () => {
 		};
 		return { ...credentials, issuedForSignIn: signInFingerprint(credentials) };
 	};
-	// A function, as n8n calls it for the HTTP Request node and ours.
-	const authenticate = new WootricApi().authenticate as Exclude<
-		IAuthenticate,
-		IAuthenticateGeneric
-	>;
 	const authorization = async (
 		credentials: ICredentialDataDecryptedObject,
 		request: Record<string, unknown>,
@@ -107,5 +89,33 @@ describe("the credential's token goes to Wootric's hosts only", () => {
 			`The Wootric API credential signs requests to Wootric only`,
 		);
 		await expect(authorization(signedIn(credentials), request)).rejects.toThrow(`not to ${named}`);
+	});
+
+	it("shows a Custom Base URL's host, never its user name and password", async () => {
+		const credentials = signedIn({
+			region: 'custom',
+			baseUrl: 'https://proxy-user:proxy-secret@proxy.example.com/wootric',
+		});
+		const refusal = authorization(credentials, { uri: 'https://evil.example/v1' });
+
+		await expect(refusal).rejects.toThrow(
+			'signs requests to Wootric only (https://proxy.example.com/wootric,',
+		);
+		await expect(refusal).rejects.not.toThrow(/proxy-user|proxy-secret/);
+	});
+
+	it('keeps the token on its own origin across redirects, and within the hosts it may go to', async () => {
+		const options = (await authenticate(signedIn({ region: 'eu' }), {
+			url: '/v1/segments',
+			baseURL: 'https://api.wootric.eu',
+		})) as IHttpRequestOptions;
+
+		expect(options.sendCredentialsOnCrossOriginRedirect).toBe(false);
+		expect(options.allowedDomains?.split(',')).toEqual([
+			'api.wootric.eu',
+			'api.wootric.com',
+			'api.wootric.au',
+			'cxi-api.wootric.com',
+		]);
 	});
 });

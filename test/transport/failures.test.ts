@@ -122,6 +122,16 @@ describe('declaredFailure: why a request failed, as n8n reads it', () => {
 	it.each([
 		['no answer', failure({ code: 'ECONNRESET' }), { cause: 'temporarily-unavailable' }],
 		['a 502', failure({ status: 502 }), { cause: 'temporarily-unavailable' }],
+		[
+			'a 408 (a proxy that gave up waiting)',
+			failure({ status: 408 }),
+			{ cause: 'temporarily-unavailable' },
+		],
+		[
+			'a 302 (a redirect, not followed)',
+			failure({ status: 302, headers: { location: 'https://elsewhere.example/x' } }),
+			{ cause: 'configuration-invalid' },
+		],
 		['a 429 without its reset (n8n 1.x)', failure({ status: 429 }), { cause: 'rate-limited' }],
 		['a 401', failure({ status: 401 }), { cause: 'credential-invalid' }],
 		['a 404', failure({ status: 404 }), { cause: 'configuration-invalid' }],

@@ -102,10 +102,11 @@ describe('nextStep: what a request does after a failed try', () => {
 		});
 	});
 
-	describe('a failure that changed nothing (5xx, network, malformed JSON): retried with backoff, except a POST', () => {
+	describe('a failure that changed nothing (5xx, 408, network, malformed JSON): retried with backoff, except a POST', () => {
 		it.each([
 			['GET', '500', status(500)],
 			['PUT', '503', status(503)],
+			['GET', '408', status(408)],
 			['DELETE', 'a dropped connection', network],
 			['GET', 'malformed JSON', { ...network, code: 'MALFORMED_JSON' }],
 		])(
@@ -130,6 +131,7 @@ describe('nextStep: what a request does after a failed try', () => {
 		it.each([
 			['500', status(500)],
 			['502', status(502)],
+			['408', status(408)],
 			['a dropped connection', network],
 		])('a POST after %s fails at once, saying it was not repeated', (_, failure) => {
 			expect(nextStep(failure, NO_FAILURES, post, NOW)).toEqual({
@@ -179,7 +181,7 @@ describe('nextStep: what a request does after a failed try', () => {
 	});
 
 	describe('other answers fail at once', () => {
-		it.each([[400], [404], [422], [423]])('%s', (code) => {
+		it.each([[302], [307], [400], [404], [422], [423]])('%s', (code) => {
 			expect(nextStep(status(code), NO_FAILURES, get, NOW)).toEqual({
 				kind: 'fail',
 				tries: 1,

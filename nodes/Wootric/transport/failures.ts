@@ -2,7 +2,7 @@ import type { Failure, INode, JsonObject } from 'n8n-workflow';
 import { NodeApiError } from 'n8n-workflow';
 
 import { MAX_RATE_LIMIT_WAIT_SECONDS, resetTimeOf } from './rateLimits';
-import { networkProblem, SIGN_IN_CONTEXT } from './signIn';
+import { networkProblem, redirectTarget, SIGN_IN_CONTEXT } from './signIn';
 
 /** What went wrong with one request, read from whatever n8n's request helpers threw. */
 export interface RequestFailure {
@@ -11,8 +11,12 @@ export interface RequestFailure {
 	headers: Record<string, string>;
 	/** The service's own messages (error_list, or an OAuth error description). */
 	apiMessages: string[];
-	/** e.g. ECONNREFUSED, ETIMEDOUT, or MALFORMED_JSON for an answer that did not parse. */
+	/**
+	 * e.g. ECONNREFUSED, ETIMEDOUT, MALFORMED_JSON for an answer that did not parse, or
+	 * UNEXPECTED_ANSWER for one of another shape than the request's (`misfit` says how).
+	 */
 	code?: string;
+	misfit?: string;
 	/** Set when getting a token failed: the whole message for the user. */
 	signIn?: string;
 }
@@ -29,6 +33,15 @@ interface HttpErrorShape {
 }
 
 export const MALFORMED_JSON = 'MALFORMED_JSON';
+export const UNEXPECTED_ANSWER = 'UNEXPECTED_ANSWER';
+
+/**
+ * No answer, a server error, or a 408 (the service, or a proxy or load balancer before it, gave up
+ * waiting for the request): nothing the user can fix, and worth trying again.
+ */
+export function isTransientStatus(status: number | undefined): boolean {
+	return status === undefined || status >= 500 || status === 408;
+}
 
 export function lowerCaseHeaders(
 	headers: Record<string, unknown> | undefined,
@@ -143,7 +156,7 @@ export function declaredFailure(failure: RequestFailure, now: number): Failure {
 			? { cause: 'rate-limited' }
 			: { cause: 'rate-limited', resetsAtEpochMs };
 	}
-	if (status === undefined || status >= 500) return { cause: 'temporarily-unavailable' };
+	if (isTransientStatus(status)) return { cause: 'temporarily-unavailable' };
 	if (failure.signIn !== undefined || status === 401 || status === 403)
 		return { cause: 'credential-invalid' };
 	return { cause: 'configuration-invalid' };
@@ -207,7 +220,15 @@ export function toNodeApiError(
 		message =
 			failure.code === MALFORMED_JSON
 				? `Wootric answered ${call} with malformed JSON`
-				: `Could not reach Wootric for ${call}: ${networkProblem(failure.code)}`;
+				: failure.code === UNEXPECTED_ANSWER
+					? `Wootric answered ${call} with ${failure.misfit}`
+					: `Could not reach Wootric for ${call}: ${networkProblem(failure.code)}`;
+	} else if (status >= 300 && status < 400) {
+		message = `Wootric answered ${call} with ${status}, a redirect to ${redirectTarget(failure.headers.location)}: not followed`;
+		hint =
+			"The node sends its requests, and the token, to the credential's region or Base URL only. Check them: for a proxy, its address as it redirects to it.";
+	} else if (status === 408) {
+		message = `Wootric, or a proxy before it, gave up waiting for ${call} (408)`;
 	} else if (status === 400) {
 		message = `Wootric rejected ${call} as a bad request`;
 	} else if (status === 401) {

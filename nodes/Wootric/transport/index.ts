@@ -1,4 +1,4 @@
-export { credentialsOf, wootricRequest, type WootricContext } from './request';
+export { credentialsOf, recordsIn, wootricRequest, type WootricContext } from './request';
 export {
 	IgnoredParametersError,
 	listAll,

@@ -164,9 +164,11 @@ export class RateLimitGate {
 		const state = this.stateOf(endpoint);
 		const until = state.blockedUntil;
 		if (until === undefined) {
-			const resetsAt = state.resetsAt ?? Infinity;
+			// A count without a readable reset tells no time to wait for: the request goes, and the
+			// service answers 429 if the limit is spent (nextStep).
+			const { resetsAt } = state;
 			const left = (state.remaining ?? Infinity) - state.inFlight;
-			return left < keep && resetsAt > giveUpAt ? resetsAt : undefined;
+			return resetsAt !== undefined && left < keep && resetsAt > giveUpAt ? resetsAt : undefined;
 		}
 		if (until > giveUpAt) return until;
 		state.blockedUntil = undefined;

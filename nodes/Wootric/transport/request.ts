@@ -1,5 +1,6 @@
 import type {
 	ICredentialDataDecryptedObject,
+	IDataObject,
 	IExecuteFunctions,
 	IHttpRequestMethods,
 	IHttpRequestOptions,
@@ -16,6 +17,7 @@ import {
 	lowerCaseHeaders,
 	MALFORMED_JSON,
 	toNodeApiError,
+	UNEXPECTED_ANSWER,
 	type RequestFailure,
 } from './failures';
 import { endpointKey, rateLimitGateOf, serviceSecondsOf, type RateLimitGate } from './rateLimits';
@@ -49,6 +51,12 @@ export interface WootricRequest {
 	 * caller keeps what it has.
 	 */
 	giveUpAt?: number;
+	/**
+	 * What the answer's body must be: a record (a JSON object), a list of records, or either of those
+	 * or nothing (an empty body). Anything else fails as an answer of the wrong shape, named
+	 * (failures.ts), before the caller reads it. Unset: any JSON.
+	 */
+	answer?: AnswerShape;
 	/**
 	 * With giveUpAt: requests of the endpoint's rate limit to leave for the caller's later requests
 	 * (a poll's closing look); a request that would take one of them is not sent (OutOfTimeError).
@@ -131,6 +139,9 @@ function httpOptionsOf(request: WootricRequest, baseUrl: string): IHttpRequestOp
 		encoding: 'text',
 		timeout: DEFAULT_RETRY_POLICY.timeoutMs,
 		headers: { accept: 'application/json' },
+		// The API does not redirect: a redirect is a failure that names where it points (failures.ts),
+		// never followed with the token or the request's body.
+		disableFollowRedirect: true,
 	};
 	if (request.form) {
 		options.body = encodeParams(request.form);
@@ -163,6 +174,11 @@ async function sendOnce(
 		const body = parseJson(response.body);
 		if (body === MALFORMED)
 			return { failure: { status: undefined, headers, apiMessages: [], code: MALFORMED_JSON } };
+		const misfit = request.answer && misfitOf(body, request.answer);
+		if (misfit)
+			return {
+				failure: { status: undefined, headers, apiMessages: [], code: UNEXPECTED_ANSWER, misfit },
+			};
 		const answeredAt = serviceSecondsOf(headers);
 		if (answeredAt !== undefined) request.onServiceTime?.(answeredAt);
 		return { body };
@@ -203,6 +219,52 @@ export function credentialsOf(context: WootricContext): Promise<ICredentialDataD
 		credentialsByContext.set(context, credentials);
 	}
 	return credentials;
+}
+
+export type AnswerShape = 'record' | 'records' | 'record or nothing';
+
+/**
+ * The list of records an answer holds under `field` (none where it is missing): anything else fails
+ * as an answer of the wrong shape, naming the endpoint, as `answer` does for the whole body.
+ */
+export function recordsIn(
+	context: WootricContext,
+	{ method, path, itemIndex }: Pick<WootricRequest, 'method' | 'path' | 'itemIndex'>,
+	answer: IDataObject | undefined,
+	field: string,
+): IDataObject[] {
+	const value = answer?.[field] ?? [];
+	const misfit = misfitOf(value, 'records');
+	if (misfit === undefined) return value as IDataObject[];
+	throw toNodeApiError(
+		context.getNode(),
+		{ method, path, itemIndex, attempts: 1 },
+		{ headers: {}, apiMessages: [], code: UNEXPECTED_ANSWER, misfit: `${field}: ${misfit}` },
+	);
+}
+
+const isRecord = (value: unknown) =>
+	typeof value === 'object' && value !== null && !Array.isArray(value);
+
+/** What is wrong with an answer for the shape asked, in words; undefined when it fits. */
+function misfitOf(body: unknown, shape: AnswerShape): string | undefined {
+	const given =
+		body === undefined
+			? 'nothing'
+			: body === null
+				? 'null'
+				: Array.isArray(body)
+					? 'a list'
+					: typeof body === 'object'
+						? 'a record'
+						: `a ${typeof body}`;
+	if (shape === 'records') {
+		if (!Array.isArray(body)) return `${given} where a list of records belongs`;
+		const index = body.findIndex((entry) => !isRecord(entry));
+		return index === -1 ? undefined : `a list whose entry ${index + 1} is not a record`;
+	}
+	if (isRecord(body) || (shape === 'record or nothing' && body === undefined)) return undefined;
+	return `${given} where a record belongs`;
 }
 
 const MALFORMED = Symbol('malformed');

@@ -1,5 +1,5 @@
 import { DEFAULT_RETRY_POLICY } from './defaults';
-import type { RequestFailure } from './failures';
+import { isTransientStatus, type RequestFailure } from './failures';
 import { MAX_RATE_LIMIT_WAIT_SECONDS, resetTimeOf } from './rateLimits';
 
 /** A request's failed tries so far, by what failed: each kind has its own limit. */
@@ -41,7 +41,7 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
  * What to do after a request's try failed with `failure`, at `now` (ms), having failed as
  * `failures` says before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS and
  * before the request's giveUpAt. A
- * failure that changed nothing (network, 5xx) is retried with a doubling backoff, except for a
+ * failure that changed nothing (network, 5xx, 408) is retried with a doubling backoff, except for a
  * POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
  * refused with 401 is sent once more: n8n renews the token but does not resend a multipart body,
  * and the refused upload was not processed. How many tries each kind gets, and the backoff:
@@ -55,7 +55,7 @@ export function nextStep(
 ): NextStep {
 	const { attempts, firstBackoffMs, rateLimitedAttempts } = DEFAULT_RETRY_POLICY;
 	const tries = failures.transient + failures.rateLimited + Number(failures.renewedForUpload) + 1;
-	const transient = !failure.signIn && (failure.status === undefined || failure.status >= 500);
+	const transient = !failure.signIn && isTransientStatus(failure.status);
 	const fail: NextStep = {
 		kind: 'fail',
 		tries,

@@ -125,8 +125,31 @@ export function networkProblem(code: string | undefined): string {
 
 interface HttpFailure {
 	code?: string;
-	response?: { status?: number; data?: unknown };
+	response?: { status?: number; data?: unknown; headers?: Record<string, unknown> };
 }
+
+/**
+ * A URL as a message may show it: without user info (a proxy's password in a Custom Base URL), query
+ * or fragment.
+ */
+export function shownUrl(url: string): string {
+	if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//').replace(/[?#].*$/, '');
+	const { origin, pathname } = new URL(url);
+	return `${origin}${pathname === '/' ? '' : pathname}`;
+}
+
+/**
+ * Where a redirect points, as a message may show it: the origin of its Location, read against the
+ * URL redirected (`from`), else relative to it.
+ */
+export function redirectTarget(location: unknown, from?: string): string {
+	if (typeof location !== 'string' || location === '') return 'an address it did not give';
+	if (URL.canParse(location)) return new URL(location).origin;
+	if (from !== undefined && URL.canParse(location, from)) return new URL(location, from).origin;
+	return 'another path of the same host';
+}
+
+const isRedirect = (status: number) => status >= 300 && status < 400;
 
 function signInError(
 	error: unknown,
@@ -136,7 +159,14 @@ function signInError(
 	const { response, code } = (error ?? {}) as HttpFailure;
 	if (response?.status === undefined) {
 		return new WootricSignInError(
-			`Could not reach Wootric's sign-in endpoint ${tokenUrl}: ${networkProblem(code)}. Check the region or base URL.`,
+			`Could not reach Wootric's sign-in endpoint ${shownUrl(tokenUrl)}: ${networkProblem(code)}. Check the region or base URL.`,
+		);
+	}
+	if (isRedirect(response.status)) {
+		const secret = credentials.grantType === 'clientCredentials' ? 'client secret' : 'password';
+		return new WootricSignInError(
+			`Wootric's sign-in endpoint ${shownUrl(tokenUrl)} answered ${response.status}, a redirect to ${redirectTarget(response.headers?.location, tokenUrl)}: not followed, so that the ${secret} goes to that endpoint only. Check the region or base URL.`,
+			response.status,
 		);
 	}
 	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as
@@ -237,8 +267,9 @@ async function signInAt(
 ): Promise<IssuedToken> {
 	const tokenUrl = `${wootricBaseUrl(credentials)}/oauth/token`;
 	const requestToken = async (form: Record<string, unknown>, query: IDataObject = {}) => {
+		let token: unknown;
 		try {
-			return (await helper.helpers.httpRequest({
+			token = await helper.helpers.httpRequest({
 				method: 'POST',
 				url: tokenUrl,
 				qs: query,
@@ -248,11 +279,26 @@ async function signInAt(
 					accept: 'application/json',
 				},
 				json: true,
-			})) as TokenResponse;
+				// A redirect is refused, never followed: a 307 or 308 would post the form, password or
+				// secret included, to wherever it points.
+				disableFollowRedirect: true,
+			});
 		} catch (error) {
 			// Never pass the HTTP client's error on: its request config holds the password or secret.
 			throw signInError(error, credentials, tokenUrl);
 		}
+		const { access_token: accessToken, refresh_token: refreshToken } = (token ?? {}) as Record<
+			string,
+			unknown
+		>;
+		if (typeof accessToken !== 'string' || accessToken === '')
+			throw new WootricSignInError(
+				`Wootric's sign-in endpoint ${shownUrl(tokenUrl)} answered without an access token. Check the region or base URL.`,
+			);
+		return {
+			access_token: accessToken,
+			refresh_token: typeof refreshToken === 'string' ? refreshToken : undefined,
+		};
 	};
 
 	let token: TokenResponse | undefined;
@@ -315,12 +361,18 @@ export const TEXT_ANALYTICS_HOST = 'https://cxi-api.wootric.com';
  * whatever URL its user typed.
  */
 export function tokenMayGoTo(credentials: ICredentialDataDecryptedObject, target: URL): boolean {
-	const origins = [
-		wootricBaseUrl(credentials),
-		...REGIONS.map(({ host }) => host),
-		TEXT_ANALYTICS_HOST,
-	];
-	return origins.some((origin) => URL.canParse(origin) && new URL(origin).origin === target.origin);
+	return tokenOrigins(credentials).some((origin) => origin.origin === target.origin);
+}
+
+function tokenOrigins(credentials: ICredentialDataDecryptedObject): URL[] {
+	return [wootricBaseUrl(credentials), ...REGIONS.map(({ host }) => host), TEXT_ANALYTICS_HOST]
+		.filter((origin) => URL.canParse(origin))
+		.map((origin) => new URL(origin));
+}
+
+/** The host names of tokenMayGoTo's origins, as n8n's `allowedDomains` takes them. */
+function tokenHostnames(credentials: ICredentialDataDecryptedObject): string[] {
+	return [...new Set(tokenOrigins(credentials).map(({ hostname }) => hostname))];
 }
 
 /** The URL a request goes to: n8n's own nodes give `uri` (the legacy options), ours `url`. */
@@ -335,7 +387,10 @@ function targetOf(requestOptions: IHttpRequestOptions & { uri?: unknown }): URL 
  * The credential's authenticate: `Authorization: Bearer <token>`, unless the token belongs to
  * another sign-in (the user changed the email, password, client, account token or region since).
  * Then the service answers 401, and n8n signs in afresh, also for the Test button, which otherwise
- * reuses a stored token. A request to a host that is not Wootric's is refused (tokenMayGoTo).
+ * reuses a stored token. A request to a host that is not Wootric's is refused (tokenMayGoTo), and a
+ * redirect keeps the token only on its own origin: n8n copies it onto a redirect to another origin
+ * unless told not to, and refuses one to a host outside `allowedDomains` (a user's own list, where
+ * the request has one, else Wootric's hosts).
  */
 export function withBearerToken(
 	credentials: ICredentialDataDecryptedObject,
@@ -344,12 +399,17 @@ export function withBearerToken(
 	const target = targetOf(requestOptions);
 	if (!target || !tokenMayGoTo(credentials, target))
 		throw new UserError(
-			`The Wootric API credential signs requests to Wootric only (${wootricBaseUrl(credentials) || 'its base URL'}, the other regions' hosts and ${TEXT_ANALYTICS_HOST}), not to ${target?.origin ?? 'this URL'}`,
+			`The Wootric API credential signs requests to Wootric only (${shownUrl(wootricBaseUrl(credentials)) || 'its base URL'}, the other regions' hosts and ${TEXT_ANALYTICS_HOST}), not to ${target?.origin ?? 'this URL'}`,
 			{ description: 'Choose another credential for that host, or correct the URL.' },
 		);
-	if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return requestOptions;
-	return {
+	const sameOriginOnly = {
 		...requestOptions,
+		sendCredentialsOnCrossOriginRedirect: false,
+		allowedDomains: requestOptions.allowedDomains ?? tokenHostnames(credentials).join(','),
+	};
+	if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return sameOriginOnly;
+	return {
+		...sameOriginOnly,
 		headers: {
 			...requestOptions.headers,
 			Authorization: `Bearer ${String(credentials.accessToken)}`,
