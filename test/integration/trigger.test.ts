@@ -479,23 +479,32 @@ describe('Wootric Trigger', () => {
 		});
 	});
 
-	it("with Include End User reads the end users as it reads the pages, within n8n's poll time: a poll that runs out stops early with every item's end user, and the next ones go on, each response once", async () => {
+	/**
+	 * A Response Created trigger with Include End User, started, and `count` responses after it, one a
+	 * second, each of its own end user, 30 s old.
+	 */
+	const withEndUsersWaiting = async (count: number) => {
 		const session = new TriggerSession(fake, {
 			events: ['response'],
 			options: { includeEndUser: true },
 		});
 		await session.poll();
-		// 400 responses, each of its own end user, every request answered 40 ms late: read one after
-		// another, the end users alone would take 16 s of a poll given 2.
 		const start = fake.clock.now() + 1;
-		const responses = Array.from({ length: 400 }, (_, index) =>
+		const responses = Array.from({ length: count }, (_, index) =>
 			addResponse(fake.account, fake.store, {
-				endUserId: createEndUser(fake.account, fake.store, `reader${index}@example.com`).id,
+				endUserId: createEndUser(fake.account, fake.store, `own${index}@example.com`).id,
 				score: index % 11,
 				createdAt: start + index,
 			}),
 		);
-		letTimePass(start + 399, 30);
+		letTimePass(start + count - 1, 30);
+		return { session, responses };
+	};
+
+	it("with Include End User reads the end users as it reads the pages, within n8n's poll time: a poll that runs out stops early with every item's end user, and the next ones go on, each response once", async () => {
+		// 400 responses, each of its own end user, every request answered 40 ms late: read one after
+		// another, the end users alone would take 16 s of a poll given 2.
+		const { session, responses } = await withEndUsersWaiting(400);
 		fake.latencyMs = 40;
 
 		const first = await session.poll('trigger', 2_000);
@@ -513,6 +522,25 @@ describe('Wootric Trigger', () => {
 					fake.account.endUsers.get(Number(item.end_user_id))?.email,
 			),
 		).toBe(true);
+	});
+
+	it("with Include End User, end users limited to 40 a minute and n8n's durable poller's 36 s a poll: each poll stops before the first response whose end user it could not read, and the next goes on", async () => {
+		const { session, responses } = await withEndUsersWaiting(120);
+		fake.rateLimits.set('GET /v1/end_users/:id', 40, 60);
+
+		const perPoll: number[] = [];
+		for (let poll = 0; poll < 4; poll++) {
+			const run = await session.poll('trigger', 36_000);
+			expect(run.error).toBeUndefined();
+			perPoll.push(run.items.length);
+			fake.clock.advance(60);
+		}
+
+		expect(perPoll).toEqual([40, 40, 40, 0]);
+		expect(session.emitted.map((item) => item.id)).toEqual(responses.map(({ id }) => id));
+		expect(session.emitted.map((item) => (item.end_user as { email?: string }).email)).toEqual(
+			responses.map(({ endUserId }) => fake.account.endUsers.get(endUserId)?.email),
+		);
 	});
 
 	it('puts the idempotency key of its event right after `event` on every item: the same key for the same event in a restarted session and in another one started from Start From, simplified or not, with the end user or not', async () => {

@@ -21,7 +21,7 @@ import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wo
  * comments, completions, tags, deletions and invalidations in any order, changes while a poll
  * pages, polls that run out of n8n's time budget part way (their pages taking seconds), faults,
  * restarts, the n8n host's clock off the service's by up to 30 s, Include End User (its reads
- * slow and failing too), two polls started at once on n8n's own poller, and n8n's durable poller,
+ * slow, failing and rate-limited past the poll's time too), two polls started at once on n8n's own poller, and n8n's durable poller,
  * which drops what a poll stored when it abandons the poll or when the poll at publishing emits
  * nothing (see Keeping). The host's clock (Date) is the test's: it moves only when a schedule says
  * so. The oracle says, for every record, whether it must, may or must not be emitted, and every
@@ -424,6 +424,16 @@ class World {
 		});
 	}
 
+	/**
+	 * For the next poll: end users limited to fewer reads a minute than there are end users, and n8n
+	 * giving the poll 10 s (the durable poller gives 36), so that the limit resets after the poll's
+	 * time: the poll stops before the first record whose end user it could not read.
+	 */
+	limitEndUsers(): void {
+		this.pollBudgetMs = 10_000;
+		this.fake.rateLimits.set('GET /v1/end_users/:id', this.random.int(0, this.users.size - 1), 60);
+	}
+
 	/** Faults for the next poll's requests, as the transport already models them. */
 	injectFaults(): void {
 		const { random, fake } = this;
@@ -446,6 +456,7 @@ class World {
 				fault: { kind: 'rateLimited', resetInSeconds: -1 },
 			});
 		}
+		if (this.settings.includeEndUser && random.chance(0.15)) this.limitEndUsers();
 		if (this.settings.includeEndUser && random.chance(0.15)) {
 			fake.faults.inject({
 				method: 'GET',
@@ -466,6 +477,7 @@ class World {
 		this.changedWhileRead.length = 0;
 		const run = await session.pollAtOnce(atOnce, this.pollBudgetMs);
 		this.pollBudgetMs = undefined;
+		this.fake.rateLimits.clear();
 		this.fake.faults.clear();
 		this.fake.arrivalHooks.length = 0;
 		if (run.emitted.length === 0 && run.errors.length > 0) return;

@@ -1,7 +1,6 @@
-import type { IDataObject, IPollFunctions, JsonObject } from 'n8n-workflow';
-import { NodeApiError } from 'n8n-workflow';
+import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isNotFound, wootricRequest } from '../transport';
+import { isNotFound, OutOfTimeError, wootricRequest } from '../transport';
 
 /** End users read at the same time: over a real network a poll's time goes to their round trips. */
 const READ_AT_ONCE = 4;
@@ -9,11 +8,13 @@ const READ_AT_ONCE = 4;
 /**
  * Include End User: one request per distinct end user of a poll's records, for the email, external
  * id and current properties on each item. A poll reads them as it reads its pages, so that n8n's
- * time for the poll bounds them with the reading: a poll that stops early leaves the rest of the
- * records, and their end users, to the next.
+ * time for the poll bounds them with the reading: a poll that stops early, or whose end users meet
+ * a rate limit that resets after its time, leaves the rest of the records, and their end users, to
+ * the next.
  *
- * State: one entry per end user met in this poll (at most one per record read, 10,000 per
- * endpoint), gone with the poll.
+ * State: one entry per end user read, or being read, in this poll (at most one per record read,
+ * 10,000 per endpoint), gone with the poll; one that ran out of the poll's time is dropped, so
+ * that `lacks` tells its records.
  */
 export class EndUserProfiles {
 	/** null: deleted since answering (404). */
@@ -29,23 +30,44 @@ export class EndUserProfiles {
 
 	/**
 	 * Reads the end users of these records not read yet, READ_AT_ONCE at a time; every read is let
-	 * finish before a failure fails the poll, so no request outlives it.
+	 * finish before a failure fails the poll, so no request outlives it. Resolves to the error of a
+	 * read given up for the poll's time (a rate limit that resets after it), if one was: then
+	 * `lacks` tells the records whose end users are not read, and the poll leaves them to the next.
 	 */
-	async read(records: IDataObject[]): Promise<void> {
-		const reads: Array<Promise<unknown>> = [];
+	async read(records: IDataObject[]): Promise<OutOfTimeError | undefined> {
+		// Those another endpoint's reading started are waited for too: one may yet run out of time.
+		const reads: Array<[number, Promise<unknown>]> = [];
 		for (const id of new Set(records.map(endUserIdOf))) {
-			if (id === undefined || this.profiles.has(id)) continue;
-			const profile = this.inTurn(async () => await this.profileOf(id));
-			this.profiles.set(id, profile);
-			reads.push(profile);
+			if (id === undefined) continue;
+			let profile = this.profiles.get(id);
+			if (!profile) {
+				profile = this.inTurn(async () => await this.profileOf(id));
+				this.profiles.set(id, profile);
+			}
+			reads.push([id, profile]);
 		}
-		const failed = (await Promise.allSettled(reads)).find((read) => read.status === 'rejected');
-		if (failed) throw failed.reason;
+		const settled = await Promise.allSettled(reads.map(([, profile]) => profile));
+		let ranOut: OutOfTimeError | undefined;
+		for (const [index, read] of settled.entries()) {
+			if (read.status === 'fulfilled') continue;
+			if (!(read.reason instanceof OutOfTimeError)) throw read.reason;
+			ranOut ??= read.reason;
+			const [id, profile] = reads[index];
+			if (this.profiles.get(id) === profile) this.profiles.delete(id);
+		}
+		return ranOut;
 	}
 
-	/** The records with their end users (read first where not yet). */
+	/** Whether the record has an end user whose profile this poll has not read. */
+	lacks(record: IDataObject): boolean {
+		const id = endUserIdOf(record);
+		return id !== undefined && !this.profiles.has(id);
+	}
+
+	/** The records with their end users (read first where not yet; out of time, the poll fails). */
 	async withEndUsers(records: IDataObject[]): Promise<IDataObject[]> {
-		await this.read(records);
+		const ranOut = await this.read(records);
+		if (ranOut) throw ranOut;
 		return await Promise.all(
 			records.map(async (record) => {
 				const id = endUserIdOf(record);
@@ -61,13 +83,13 @@ export class EndUserProfiles {
 		const user = await wootricRequest<IDataObject>(this.context, {
 			method: 'GET',
 			path: `/v1/end_users/${id}`,
+			answer: 'record',
 			subject: `end user ${id}`,
 			giveUpAt: this.giveUpAt,
 		}).catch((error: unknown) => {
-			// A user deleted since answering has no profile; anything else fails the poll, which is
-			// repeated.
+			// A user deleted since answering has no profile; anything else fails the read.
 			if (isNotFound(error)) return null;
-			throw new NodeApiError(this.context.getNode(), error as JsonObject);
+			throw error;
 		});
 		return (
 			user && {

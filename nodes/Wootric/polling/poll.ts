@@ -27,6 +27,7 @@ import {
 	type StreamCursor,
 } from './cursor';
 import { EndUserProfiles } from './end-users';
+import { UndoLog } from './undo-log';
 import {
 	changedSinceCreated,
 	EVENTS,
@@ -194,6 +195,8 @@ async function readAlong(
 		return changedSinceCreated(record) && !arrivesLate && updated !== arrived;
 	};
 	const unmatched = new Map(cursor.unmatched ?? []);
+	/** The changes to waiting, arrivals and unmatched of the page being read (see UndoLog). */
+	const changes = new UndoLog();
 	const found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
 	const read: ReadRecord[] = [];
@@ -280,14 +283,14 @@ async function readAlong(
 			!isComplete(record, created, now(), settings.newForSeconds)
 		) {
 			// Held: what changes meanwhile reaches the workflow with its Response Created.
-			waiting.set(id, created);
-			if (arrivesLate) arrivals.set(id, wootricSeconds(record.updated_at) ?? created);
+			changes.set(waiting, id, created);
+			if (arrivesLate) changes.set(arrivals, id, wootricSeconds(record.updated_at) ?? created);
 			return [];
 		}
 		const isChange = changed || changedSinceStored(record, arrivesLate);
-		waiting.delete(id);
-		arrivals.delete(id);
-		unmatched.delete(id);
+		changes.delete(waiting, id);
+		changes.delete(arrivals, id);
+		changes.delete(unmatched, id);
 		const events = responseEvents(stateOf(record, created, isChange, firstSeen || held), settings);
 		if (!announcing) return events.filter((event) => event !== 'response');
 		const lastNewSecond = created + settings.newForSeconds;
@@ -295,7 +298,7 @@ async function readAlong(
 			!events.includes('response') &&
 			(wootricSeconds(record.updated_at) ?? created) <= lastNewSecond
 		)
-			unmatched.set(id, lastNewSecond);
+			changes.set(unmatched, id, lastNewSecond);
 		return events;
 	};
 	/**
@@ -304,21 +307,49 @@ async function readAlong(
 	 * `storedThrough` (see cursor.ts).
 	 */
 	const entryOf = (record: IDataObject, second: number): ReadRecord => [
-		Number(record.id),
+		idOf(record),
 		byCreated ? Math.max(second, wootricSeconds(record.updated_at) ?? second) : second,
 		versionOf(record),
 	];
+	/**
+	 * A record's id, which the cursor knows it by: a record without one cannot be kept track of, so
+	 * the poll fails, naming the endpoint, and the next one reads it again.
+	 */
+	const idOf = (record: IDataObject): number => {
+		const id =
+			typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
+		if (typeof id === 'number' && Number.isInteger(id) && id > 0) return id;
+		throw declaring(
+			new NodeOperationError(
+				context.getNode(),
+				`Wootric answered GET ${path} with a record without a readable id (${String(JSON.stringify(record.id)).slice(0, 40)}): the trigger cannot keep track of it`,
+			),
+			{ cause: 'temporarily-unavailable' },
+		);
+	};
+	/** The first second the listing reads: a record whose time cannot be read is no earlier. */
+	const listedFrom = byCreated ? emitFrom : cursor.complete + 1;
 
 	// The `reading` second of the last record read.
 	let second = cursor.complete;
 	let readPastComplete = 0;
 	let stoppedEarly = false;
+	/** Where the reading stood before one record of the page: what undoing it goes back to. */
+	const standing = () => ({
+		found: found.length,
+		read: read.length,
+		second,
+		readPastComplete,
+		changes: changes.mark(),
+	});
 	for await (const page of untilOutOfTime(records, ranOut)) {
-		const foundBefore = found.length;
+		changes.clear();
+		const before: Array<ReturnType<typeof standing>> = [];
 		for (const record of page) {
 			if (byCreated && !settings.filter.includeExcluded && record.excluded_from_calculations)
 				continue;
-			second = wootricSeconds(record[`${reading}_at`]) ?? second;
+			before.push(standing());
+			second = wootricSeconds(record[`${reading}_at`]) ?? Math.max(second, listedFrom);
 			const created = wootricSeconds(record.created_at) ?? second;
 			const entry = entryOf(record, second);
 			read.push(entry);
@@ -326,7 +357,24 @@ async function readAlong(
 			const sighted = sighting(entry, created);
 			if (!sighted.known) emit(eventsOf(record, created, sighted), record, created, second);
 		}
-		await endUsers?.read(found.slice(foundBefore).map(({ record }) => record));
+		const foundInPage = found.slice(before[0]?.found ?? found.length);
+		const endUsersRanOut = await endUsers?.read(foundInPage.map(({ record }) => record));
+		if (endUsersRanOut) {
+			// The end users of the page's first records only were read in the poll's time: the
+			// reading stops before the first record that lacks one, as if it had not been read.
+			const lacking = found.findIndex(
+				({ record }, index) => index >= before[0].found && endUsers!.lacks(record),
+			);
+			// The record that found it: the last to start at or before it.
+			const undone = before.filter((standing) => standing.found <= lacking).pop()!;
+			found.length = undone.found;
+			read.length = undone.read;
+			second = undone.second;
+			readPastComplete = undone.readPastComplete;
+			changes.undoTo(undone.changes);
+			ranOut.error = endUsersRanOut;
+			break;
+		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
 		// there. Never within Lookback's window: stopped there, the next poll would start it again.
 		if (
@@ -337,23 +385,41 @@ async function readAlong(
 			break;
 		}
 	}
-	// A rate limit that resets after the poll's time ended the reading: what was read past the cursor
-	// stands, as above; with nothing read past it, the poll fails, declaring when the limit resets.
+	changes.clear();
+	// A rate limit that resets after the poll's time ended the reading (of a page, or of the end
+	// users of one): what was read past the cursor stands, as above; with nothing read past it, the
+	// poll fails, declaring when the limit resets.
 	if (ranOut.error) {
 		if (second <= cursor.complete) throw ranOut.error;
 		stoppedEarly = true;
 	}
-	if (stoppedEarly && !byCreated)
-		await readMovedPastStop(context, listing, { from: emitFrom, stop: second }, read, (record) => {
+	/**
+	 * Records new before where the poll stopped that it leaves unannounced (their end users were not
+	 * read in its time): the cursor stays complete only through the second before the first one's
+	 * creation, so that the next poll reads each again as new.
+	 */
+	let unannouncedFrom = Infinity;
+	if (stoppedEarly && !byCreated) {
+		const moved = (
+			await readMovedPastStop(context, listing, { from: emitFrom, stop: second }, read)
+		).flatMap((record) => {
 			const updated = wootricSeconds(record.updated_at) ?? second;
 			const created = wootricSeconds(record.created_at) ?? updated;
 			const entry = entryOf(record, updated);
 			const sighted = sighting(entry, created);
 			// The others are changes, which the next poll reads there.
-			if (!sighted.isNew) return;
+			return sighted.isNew ? [{ record, created, updated, entry, sighted }] : [];
+		});
+		await endUsers?.read(moved.map(({ record }) => record));
+		for (const { record, created, updated, entry, sighted } of moved) {
+			if (endUsers?.lacks(record)) {
+				unannouncedFrom = Math.min(unannouncedFrom, created);
+				continue;
+			}
 			read.push(entry);
 			emit(eventsOf(record, created, sighted), record, created, updated);
-		});
+		}
+	}
 	// Along created_at no change moves a record.
 	const movedFrom =
 		!byCreated && read.length >= PER_PAGE
@@ -369,7 +435,7 @@ async function readAlong(
 	// state, or take it for a change.
 	await emitTimedOut(
 		context,
-		listing,
+		{ ...listing, endUsers },
 		waiting,
 		settings.waitUntilComplete ? now() - settings.newForSeconds : Infinity,
 		(record, created) => {
@@ -383,7 +449,7 @@ async function readAlong(
 	const progress: PollProgress = {
 		answeredAt: now(),
 		read,
-		readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1),
+		readThrough: Math.min(stoppedEarly ? second - 1 : Infinity, movedFrom - 1, unannouncedFrom - 1),
 		waiting: [...waiting].map(([id, created]): [number, number, number?] => {
 			const arrived = arrivals.get(id);
 			return arrived === undefined ? [id, created] : [id, created, arrived];
@@ -437,10 +503,10 @@ async function readMovedPastStop(
 	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'>,
 	{ from, stop }: { from: number; stop: number },
 	read: ReadRecord[],
-	sighted: (record: IDataObject) => void,
-): Promise<void> {
-	if (from > stop - 1) return;
+): Promise<IDataObject[]> {
+	if (from > stop - 1) return [];
 	const readIds = new Set(read.map(([id]) => id));
+	const unread: IDataObject[] = [];
 	for await (const page of listAll(context, {
 		...listing,
 		created: { gte: from, lte: stop - 1 },
@@ -448,8 +514,9 @@ async function readMovedPastStop(
 		sortKey: 'created_at',
 		order: 'asc',
 	})) {
-		for (const record of page) if (!readIds.has(Number(record.id))) sighted(record);
+		unread.push(...page.filter((record) => !readIds.has(Number(record.id))));
 	}
+	return unread;
 }
 
 /**
@@ -492,11 +559,16 @@ async function changedWhileRead(
  * New responses held for their comment that reached Treat as Complete After without one: emitted as
  * they are, read in one listing of their created seconds (their updated_at did not move, so the
  * updated stream does not bring them). One no longer listed was deleted or invalidated, and is
- * dropped.
+ * dropped; one whose end user could not be read in the poll's time stays held for the next poll.
  */
 async function emitTimedOut(
 	context: IPollFunctions,
-	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'>,
+	{
+		endUsers,
+		...listing
+	}: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'> & {
+		endUsers?: EndUserProfiles;
+	},
 	waiting: Map<number, number>,
 	createdBy: number,
 	emit: (record: IDataObject, created: number) => void,
@@ -511,20 +583,29 @@ async function emitTimedOut(
 		}),
 		{ gte: Infinity, lte: -Infinity },
 	);
+	const listed: IDataObject[] = [];
 	for await (const page of listAll(context, {
 		...listing,
 		created: range,
 		sortKey: 'created_at',
 		order: 'asc',
 	})) {
-		for (const record of page) {
-			const created = waiting.get(Number(record.id));
-			if (created === undefined || created > createdBy) continue;
-			waiting.delete(Number(record.id));
-			emit(record, created);
-		}
+		listed.push(
+			...page.filter((record) => (waiting.get(Number(record.id)) ?? Infinity) <= createdBy),
+		);
 	}
-	for (const [id] of due) waiting.delete(id);
+	await endUsers?.read(listed);
+	const stillHeld = new Set(
+		listed.filter((record) => endUsers?.lacks(record)).map((record) => Number(record.id)),
+	);
+	for (const record of listed) {
+		const id = Number(record.id);
+		if (stillHeld.has(id) || !waiting.has(id)) continue;
+		const created = waiting.get(id)!;
+		waiting.delete(id);
+		emit(record, created);
+	}
+	for (const [id] of due) if (!stillHeld.has(id)) waiting.delete(id);
 }
 
 /** `found` with the end users of its records (Include End User). */
@@ -652,7 +733,8 @@ const cursorsBeingRead = new WeakSet<IDataObject>();
 /**
  * New responses, changed responses and new declines since the last poll, oldest first, each once.
  * The cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows
- * the error) and the next poll repeats it.
+ * the error) and the next poll repeats it. A poll out of time (a rate limit that resets after it)
+ * keeps what it read, and the next poll goes on from there.
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = await readSettings(context);
@@ -717,8 +799,17 @@ async function readOn(
 			unreadable.push(...result.unreadable);
 		}),
 	);
-	const failed = reads.find((read) => read.status === 'rejected');
-	if (failed) throw failed.reason;
+	// An endpoint that ran out of the poll's time before it read anything keeps its cursor, as the
+	// other's reading moves on; the poll fails when none read anything (it declares the reset), and
+	// at the first poll, which starts both endpoints at once.
+	const failures = reads.flatMap((read) => (read.status === 'rejected' ? [read.reason] : []));
+	const failed = failures.find((reason) => !(reason instanceof OutOfTimeError)) ?? failures[0];
+	const starting = streams.some((stream) => !isStreamCursor(state[stream]));
+	if (
+		failed &&
+		(starting || failures.length === reads.length || !(failed instanceof OutOfTimeError))
+	)
+		throw failed;
 	found.sort(
 		(a, b) =>
 			a.second - b.second ||
