@@ -99,6 +99,14 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 
 	private readonly stored = new Map<string, StoredCredential>();
 
+	/** What the next credential reads wait for, one each (holdNextRead). */
+	private readonly heldReads: Array<Promise<unknown>> = [];
+
+	/** The next read of a credential's data returns once `until` settles: a slow read. */
+	holdNextRead(until: Promise<unknown>): void {
+		this.heldReads.push(until);
+	}
+
 	private lastId = 0;
 
 	constructor(
@@ -246,6 +254,7 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		raw?: boolean,
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
+		await this.heldReads.shift();
 		const storedData = await this.find(nodeCredentials, type).getData();
 		if (raw) return storedData;
 

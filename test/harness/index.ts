@@ -18,4 +18,4 @@ export { shownToUsers } from './shown';
 export { evaluateParameter, parameterEvaluation } from './evaluate-parameter';
 export type { EvaluateParameter, ParameterEvaluationOptions } from './evaluate-parameter';
 export { startWebhookTrigger } from './run-webhook';
-export type { WebhookExecution, WebhookTrigger } from './run-webhook';
+export type { HangUpMoment, WebhookExecution, WebhookTrigger } from './run-webhook';

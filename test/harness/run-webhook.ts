@@ -68,7 +68,15 @@ export interface WebhookExecution {
 	mode: WorkflowExecuteMode;
 	/** The items the trigger handed the workflow (its first output). */
 	items: INodeExecutionData[];
+	/** False when the sender hung up before n8n answered the webhook (hangUpNext). */
+	answered: boolean;
 }
+
+/**
+ * When a sender hangs up on a webhook: while the node's webhook() runs (it reads its credential),
+ * or after it returned, before n8n answers.
+ */
+export type HangUpMoment = 'whileReceiving' | 'afterWebhook';
 
 export interface WebhookTrigger {
 	/** Where the service is told to send webhooks; answers while the workflow is active. */
@@ -89,6 +97,8 @@ export interface WebhookTrigger {
 	 * n8n 2.x answers those webhooks 500 and runs nothing, after `afterMs` (the time it waited).
 	 */
 	failExecutionStarts(count: number, afterMs?: number): void;
+	/** The sender of the next webhook hangs up at `moment`, leaving it unanswered. */
+	hangUpNext(moment: HangUpMoment): void;
 	/** Unpublishes the workflow: the production URL answers 404 again. */
 	deactivate(): Promise<void>;
 	/**
@@ -130,6 +140,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 	const executions: WebhookExecution[] = [];
 	let failingStarts = 0;
 	let failingAfterMs = 0;
+	const hangUps: HangUpMoment[] = [];
 
 	const newWorkflow = () =>
 		createHarnessWorkflow({ nodes: [node], nodeTypes, active: open.has('production') });
@@ -188,6 +199,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 	async function execute(
 		mode: WorkflowExecuteMode,
 		items: INodeExecutionData[][],
+		answered: boolean,
 	): Promise<WebhookExecution> {
 		const { workflow, workflowData } = newWorkflow();
 		const executionId = nextExecutionId();
@@ -200,7 +212,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			}),
 		).processRunExecutionData(workflow);
 		const task = run.data.resultData.runData[node.name]?.[0];
-		return { mode, items: task?.data?.[NodeConnectionTypes.Main]?.[0] ?? [] };
+		return { mode, items: task?.data?.[NodeConnectionTypes.Main]?.[0] ?? [], answered };
 	}
 
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -233,8 +245,16 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			[],
 			null,
 		);
-		const result = await (nodeType.webhook as NonNullable<typeof nodeType.webhook>).call(context);
+		const hangUp = hangUps.shift();
+		// The sender hangs up while the node reads its credential: the read ends once the
+		// connection has closed.
+		if (hangUp === 'whileReceiving')
+			credentialsHelper.holdNextRead(new Promise((closed) => response.once('close', closed)));
+		const webhook = (nodeType.webhook as NonNullable<typeof nodeType.webhook>).call(context);
+		if (hangUp === 'whileReceiving') request.socket.destroy();
+		const result = await webhook;
 		recordShown({ result });
+		if (hangUp === 'afterWebhook') request.socket.destroy();
 		// The node wrote the answer itself.
 		if (result.noWebhookResponse === true) return;
 		if (result.workflowData === undefined) return send(response, 200, result.webhookResponse);
@@ -243,7 +263,8 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			await new Promise((resolve) => setTimeout(resolve, failingAfterMs));
 			return send(response, 500, { code: 0, message: EXECUTION_NOT_STARTED });
 		}
-		executions.push(await execute(mode, result.workflowData));
+		// n8n starts the execution whether or not the sender still listens.
+		executions.push(await execute(mode, result.workflowData, hangUp === undefined));
 		send(response, 200, WORKFLOW_STARTED);
 		if (kind === 'test') await closeWebhook(kind);
 	}
@@ -269,6 +290,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			failingStarts = count;
 			failingAfterMs = afterMs;
 		},
+		hangUpNext: (moment) => hangUps.push(moment),
 		activate: async () => await openWebhook('production'),
 		deactivate: async () => await closeWebhook('production'),
 		listen: async () => await openWebhook('test'),

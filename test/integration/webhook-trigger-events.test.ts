@@ -256,6 +256,59 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			expect(emitted(session)).toEqual([`response:${response.id}`]);
 		});
 
+		it('a copy waits for its twin’s answer 10 s at most: then it is answered 503, and the service’s retry starts the workflow', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+			// n8n takes 12 s to fail to store the twin's execution.
+			session.trigger.failExecutionStarts(1, 12_000);
+
+			const copySent = Date.now();
+			const [first, copy] = await Promise.all([
+				session.deliver(response.created),
+				delay(100).then(async () => {
+					const answer = await session.deliver(response.created);
+					return { ...answer, afterMs: Date.now() - copySent };
+				}),
+			]);
+			const retry = await session.deliver(response.created);
+
+			expect(copy.status).toBe(503);
+			expect(copy.afterMs).toBeGreaterThanOrEqual(10_000);
+			expect(copy.afterMs).toBeLessThan(11_500);
+			expect([first.status, retry.status, retry.text]).toEqual([500, 200, WORKFLOW_STARTED]);
+			expect(emitted(session)).toEqual([`response:${response.id}`]);
+		}, 30_000);
+
+		it('a delivery the service hangs up on while the node reads it starts nothing, and leaves nothing to wait on: its retry starts the workflow', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+			session.trigger.hangUpNext('whileReceiving');
+
+			await expect(session.deliver(response.created)).rejects.toThrow();
+			const retry = await session.deliver(response.created);
+			const repeat = await session.deliver(response.created);
+
+			expect(session.trigger.executions.map(({ answered }) => answered)).toEqual([true]);
+			expect([retry, repeat].map(({ status, text }) => [status, text])).toEqual([
+				[200, WORKFLOW_STARTED],
+				[200, JSON.stringify(NOTHING_TO_START)],
+			]);
+		});
+
+		it('a delivery the service hangs up on after the node handed n8n its items is started again by its retry, under the same key', async () => {
+			const session = await start({ events: ['response'] });
+			const response = respond();
+			session.trigger.hangUpNext('afterWebhook');
+
+			await expect(session.deliver(response.created)).rejects.toThrow();
+			const retry = await session.deliver(response.created);
+			const repeat = await session.deliver(response.created);
+
+			expect(session.trigger.executions.map(({ answered }) => answered)).toEqual([false, true]);
+			expect(emitted(session)).toEqual([`response:${response.id}`, `response:${response.id}`]);
+			expect([retry.status, repeat.text]).toEqual([200, JSON.stringify(NOTHING_TO_START)]);
+		});
+
 		it('a copy arriving while its twin’s execution starts is told there is nothing to start once it has', async () => {
 			const session = await start({ events: ['response'] });
 			const response = respond();

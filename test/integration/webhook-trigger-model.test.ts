@@ -19,7 +19,9 @@ import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
  * schedules of responses scored with and without a comment, comments seconds to hours later,
  * re-scores, tags, exclusions and declines, each change sent as the service sends it; a channel that
  * delays (also past Max Age), repeats (at once and later, with the first timestamp or a fresh one)
- * and reorders deliveries, and loses those that reach a process that is down, then tries again;
+ * and reorders deliveries, loses those that reach a process that is down and hangs up on some before
+ * n8n answers them (while the node reads its credential, or after it handed n8n its items), then
+ * tries those again;
  * n8n restarting, and a second webhook process taking part of the stream; n8n's clock up to a minute
  * off the service's; random Events, Filters and Options.
  *
@@ -28,7 +30,8 @@ import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
  * the deliveries that reached n8n in time carried, under its key (a response's Response Created
  * when one of its states that match the filters, made within Treat as Complete After of the score,
  * arrived; each matching change's Response Updated; each decline), with what that state held;
- * nothing else; no key emitted twice by one process within Max Age; one key per change. A change that reached n8n only through deliveries
+ * nothing else; no key emitted twice by one process within Max Age, but again after a delivery the
+ * service hung up on before n8n answered it; one key per change. A change that reached n8n only through deliveries
  * older than Max Age is counted apart, not as lost: the polling trigger brings those.
  */
 const SCHEDULES = schedulesOf('WEBHOOK_MODEL_SCHEDULES', 1000);
@@ -83,9 +86,12 @@ interface Attempt {
 	state: State;
 	arrives: number;
 	sentAt: number;
-	/** Tried again after this one if it finds its process down. */
+	/** Tried again after this one if it finds its process down, or is hung up on. */
 	retriesLeft: number;
 }
+
+/** How often the service hangs up on a delivery before n8n answers it (its own timeout, a network fault). */
+const HANG_UPS = 0.06;
 
 /** An n8n process receiving webhooks: the main (new after each restart) or a webhook process. */
 interface Process {
@@ -99,6 +105,8 @@ interface Process {
 
 interface Emission {
 	process: string;
+	/** Whether n8n answered the delivery that started it (the service hung up on it otherwise). */
+	answered: boolean;
 	/** n8n's seconds. */
 	at: number;
 	item: IDataObject;
@@ -326,10 +334,10 @@ class Schedule {
 		await Promise.all(together.map(async (attempt) => await this.deliver(attempt)));
 		for (const receiver of this.processes) {
 			if (!receiver.session) continue;
-			const { emitted } = await receiver.session;
-			for (const item of emitted.slice(receiver.told))
-				this.emissions.push({ process: receiver.name, at: at - this.skew, item });
-			receiver.told = emitted.length;
+			const { emissions } = await receiver.session;
+			for (const { json: item, answered } of emissions.slice(receiver.told))
+				this.emissions.push({ process: receiver.name, at: at - this.skew, item, answered });
+			receiver.told = emissions.length;
 		}
 	}
 
@@ -362,7 +370,7 @@ class Schedule {
 		if (run.error) throw new Error(`a poll failed: ${run.error.message}`);
 		this.polls.push(at);
 		for (const item of run.items)
-			this.emissions.push({ process: 'polling trigger', at: at - this.skew, item });
+			this.emissions.push({ process: 'polling trigger', at: at - this.skew, item, answered: true });
 	}
 
 	private async deliver(attempt: Attempt): Promise<void> {
@@ -371,27 +379,34 @@ class Schedule {
 		);
 		// Where both are up, the load balancer sends some to the webhook process.
 		const receiver = alive.length > 1 && this.random.chance(0.7) ? alive[0] : alive.at(-1);
-		if (!receiver) {
-			// n8n is down: the service tries again later.
-			const index = RETRY_AFTER.length - attempt.retriesLeft;
-			if (attempt.retriesLeft > 0) {
-				const arrives = attempt.arrives + RETRY_AFTER[index];
-				this.pending.push({
-					...attempt,
-					arrives,
-					sentAt: this.freshTimestampOnRetry ? arrives : attempt.sentAt,
-					retriesLeft: attempt.retriesLeft - 1,
-				});
-			}
-			return;
-		}
+		// n8n is down: the service tries again later.
+		if (!receiver) return this.retry(attempt);
 		receiver.session ??= WebhookSession.start(this.fake, this.parameters);
 		const session = await receiver.session;
+		// The service gives up waiting as the node reads its credential, or after the node handed n8n
+		// the items, before n8n answers (one of the deliveries arriving together): unanswered, it
+		// tries again later.
+		if (this.random.chance(HANG_UPS))
+			session.trigger.hangUpNext(this.random.pick(['whileReceiving', 'afterWebhook'] as const));
+		const answer = await session.deliver(this.payloadOf(attempt)).catch(() => undefined);
+		if (answer === undefined) return this.retry(attempt);
 		const tooOld = attempt.arrives - this.skew - attempt.sentAt > this.settings.maxAgeSeconds;
 		this.reached.push({ attempt, tooOld });
-		const answer = await session.deliver(this.payloadOf(attempt));
 		if (answer.status !== 200)
 			throw new Error(`${receiver.name} answered ${answer.status}: ${answer.text}`);
+	}
+
+	/** The service sends an attempt that got no answer again, while it has retries left. */
+	private retry(attempt: Attempt): void {
+		const index = RETRY_AFTER.length - attempt.retriesLeft;
+		if (attempt.retriesLeft === 0) return;
+		const arrives = attempt.arrives + RETRY_AFTER[index];
+		this.pending.push({
+			...attempt,
+			arrives,
+			sentAt: this.freshTimestampOnRetry ? arrives : attempt.sentAt,
+			retriesLeft: attempt.retriesLeft - 1,
+		});
 	}
 
 	private payloadOf({ state, sentAt }: Attempt): WebhookPayload {
@@ -501,8 +516,8 @@ function judge(schedule: Schedule): Verdict {
 	const changeKeys = new Map<string, string>();
 	for (const [key, contents] of permitted)
 		for (const content of contents) changeKeys.set(content, key);
-	const lastEmitted = new Map<string, number>();
-	for (const { process, at, item } of emissions) {
+	const lastEmitted = new Map<string, { at: number; answered: boolean }>();
+	for (const { process, at, item, answered } of emissions) {
 		const key = item.idempotency_key as string;
 		const content = contentOf(item);
 		if (!permitted.get(key)?.has(content)) {
@@ -511,11 +526,12 @@ function judge(schedule: Schedule): Verdict {
 				verdict.keysDiffering.push(`${key} for the change of ${expected}`);
 			else verdict.wrong.push(`${key} carrying ${content}`);
 		}
-		// Within one process, a key is remembered for Max Age at least.
+		// Within one process, a key is remembered for Max Age at least, but for a delivery the service
+		// hung up on before n8n answered: its retry starts it again.
 		const last = lastEmitted.get(`${process}/${key}`);
-		if (last !== undefined && at - last < settings.maxAgeSeconds)
-			verdict.twiceInOneProcess.push(`${key} at ${process}, ${at - last} s apart`);
-		lastEmitted.set(`${process}/${key}`, at);
+		if (last?.answered && at - last.at < settings.maxAgeSeconds)
+			verdict.twiceInOneProcess.push(`${key} at ${process}, ${at - last.at} s apart`);
+		lastEmitted.set(`${process}/${key}`, { at, answered });
 	}
 	return verdict;
 }

@@ -121,7 +121,14 @@ export class WebhookSession {
 
 	/** The json of every item the trigger started an execution with, oldest first. */
 	get emitted(): IDataObject[] {
-		return this.trigger.executions.flatMap((execution) => execution.items.map(({ json }) => json));
+		return this.emissions.map(({ json }) => json);
+	}
+
+	/** Every item the trigger started an execution with, and whether n8n answered its delivery. */
+	get emissions(): Array<{ json: IDataObject; answered: boolean }> {
+		return this.trigger.executions.flatMap(({ items, answered }) =>
+			items.map(({ json }) => ({ json, answered })),
+		);
 	}
 }
 

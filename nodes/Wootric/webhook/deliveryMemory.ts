@@ -6,8 +6,10 @@
  * once. Checking and noting a key is one synchronous step, so deliveries arriving together cannot
  * both pass. An entry lasts the node's Max Age after the later of its delivery's sending and its
  * arrival: a repeat older than that is refused by its age (receive.ts). A key whose execution n8n
- * answered it could not start is taken back out, so that the service's retry starts it; a copy
- * arriving while n8n has not yet answered waits for that answer (noteStarting).
+ * answered it could not start, or whose delivery's connection closed before n8n answered it, is
+ * taken back out, so that the service's retry starts it (after such a hang-up, possibly a second
+ * time: n8n may have started it); a copy arriving while n8n has not yet answered waits for that
+ * answer, for a bounded time (noteStarting, receive.ts).
  *
  * What it does not decide: whether an event is new, which follows from the delivery alone
  * (receive.ts). It only folds repeats within one process; across a restart, or at a second webhook
@@ -107,7 +109,8 @@ export function noteKey(node: string, key: string, expires: number, now: number)
  * The keys whose delivery n8n is still answering: whether it started its execution, once known.
  * A copy of that delivery waits for it before it is told there is nothing to start, since a key
  * whose execution did not start is taken back out, and the copy must then start it. Bound: one
- * entry per delivery n8n is answering, each gone with its answer.
+ * entry per delivery n8n is answering, each gone with its answer or with its connection, however
+ * that ends.
  */
 const inFlight = new Map<string, Promise<boolean>>();
 

@@ -14,7 +14,7 @@ import type {
 	IWebhookFunctions,
 	IWebhookResponseData,
 } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
+import { NodeOperationError, sleep } from 'n8n-workflow';
 
 import { scaleOfCredential, SURVEY_SCALES, type SurveyScale } from '../helpers/surveyTypes';
 import { integerValue } from '../helpers/validation';
@@ -187,18 +187,52 @@ function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] 
 }
 
 /**
+ * How long a copy of a delivery waits for n8n's answer to its twin before it is answered 503 (the
+ * service sends it again later, when that answer is known). n8n answers within seconds, also under
+ * a burst (docs/performance.md).
+ */
+export const TWIN_ANSWER_WAIT_MS = 10_000;
+
+/** How a delivery's connection ended, once it has: answered (with a success or not), or closed unanswered. */
+interface DeliveryAnswer {
+	/** Whether n8n answered it with a success (its execution started). */
+	started: Promise<boolean>;
+	/** Whether the service hung up before anything answered it. */
+	hungUp: () => boolean;
+}
+
+/**
  * n8n 2.x answers a webhook of responseMode onReceived once its execution is stored and queued, and
  * answers an error (500) when that fails, or drops the connection; the service then delivers it
  * again. Whether it started is known when the answer goes (n8n 1.x answers before it stores the
- * execution, so there a failure to store it loses the event whatever the node does).
+ * execution, so there a failure to store it loses the event whatever the node does). Listened for
+ * as the delivery arrives: the service may hang up before the node has read its credential.
  */
-function whenAnswered(context: IWebhookFunctions): Promise<boolean> {
+function listenForAnswer(context: IWebhookFunctions): DeliveryAnswer {
 	const response = context.getResponseObject();
-	return new Promise((resolve) => {
+	// (The request is destroyed once its body is read, hung up or not: the answer tells.)
+	let closedUnanswered = response.destroyed;
+	const started = new Promise<boolean>((resolve) => {
+		if (closedUnanswered) resolve(false);
 		response.once('finish', () => resolve(response.statusCode < 300));
 		// After 'finish' this changes nothing; before it, the connection went unanswered.
-		response.once('close', () => resolve(false));
+		response.once('close', () => {
+			closedUnanswered ||= !response.writableFinished;
+			resolve(false);
+		});
 	});
+	return { started, hungUp: () => closedUnanswered };
+}
+
+/**
+ * Whether `answers` all settled within TWIN_ANSWER_WAIT_MS (n8n's sleep, which cannot be cancelled,
+ * ends on its own then, holding nothing).
+ */
+async function settledInTime(answers: Array<Promise<boolean>>): Promise<boolean> {
+	return await Promise.race([
+		Promise.all(answers).then(() => true),
+		sleep(TWIN_ANSWER_WAIT_MS).then(() => false),
+	]);
 }
 
 /**
@@ -208,6 +242,7 @@ function whenAnswered(context: IWebhookFunctions): Promise<boolean> {
  */
 export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebhookResponseData> {
 	const request = context.getRequestObject();
+	const answered = listenForAnswer(context);
 	const credential = await readCredential(context);
 	const { secret } = credential;
 	if (secret === '') return answer(context, 401, `Webhooks cannot be checked: ${SECRET_HELP}`);
@@ -263,16 +298,24 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 	if (fresh.length === 0) {
 		const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
 		if (starting.length > 0) {
-			await Promise.all(starting);
+			if (!(await settledInTime(starting)))
+				return answer(
+					context,
+					503,
+					'The same delivery is still starting its workflow; send it again later',
+				);
 			fresh = noteFresh();
 		}
 	}
 	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
-	noteStarting(
-		node,
-		fresh.map(([, key]) => key),
-		whenAnswered(context),
-	);
+	const keys = fresh.map(([, key]) => key);
+	// The service hung up before it could be answered: nothing starts, and its retry, which is new
+	// here again, does.
+	if (answered.hungUp()) {
+		noteStarting(node, keys, Promise.resolve(false));
+		return { noWebhookResponse: true };
+	}
+	noteStarting(node, keys, answered.started);
 	const items = fresh.map(([event, key]) => {
 		const json = eventJson(event, delivery.record, settings.fields, key);
 		return { json: warning ? { ...json, survey_type_warning: warning } : json };
