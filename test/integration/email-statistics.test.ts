@@ -175,16 +175,17 @@ describe('Email Statistics', () => {
 		});
 
 		it.each([
-			['an empty body', '', 'an empty body'],
+			['an empty body', '', 'nothing'],
 			['null', 'null', 'null'],
-			['a list', '[]', '[]'],
+			['a list', '[]', 'a list'],
 		])('an answer of %s is an error naming the item, not a crash', async (_, body, shown) => {
-			fake.faults.inject({ path: '/v2/email_stats', fault: { kind: 'answer', body } });
+			// On every try: a GET is tried four times.
+			fake.faults.inject({ path: '/v2/email_stats', times: 4, fault: { kind: 'answer', body } });
 
 			const result = await run({ operation: 'get', ...january });
 
 			expect(result.error).toMatchObject({
-				message: `Wootric answered GET /v2/email_stats with ${shown}, not statistics`,
+				message: `Wootric answered GET /v2/email_stats with ${shown} where a record belongs`,
 				context: { itemIndex: 0 },
 			});
 		});

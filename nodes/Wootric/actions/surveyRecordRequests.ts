@@ -58,6 +58,7 @@ export function prepareRecordGet(
 	return async () => {
 		const found = await wootricRequest<IDataObject>(context, {
 			method: 'GET',
+			answer: 'record',
 			path,
 			subject,
 			itemIndex,
@@ -100,6 +101,7 @@ export function sendRecordCreate(
 	return async () => {
 		const created = await wootricRequest<IDataObject>(context, {
 			method: 'POST',
+			answer: 'record',
 			path: `/v1/end_users/${endUserId}/${record}s`,
 			form,
 			subject: `end user ${endUserId}`,

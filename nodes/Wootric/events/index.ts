@@ -60,8 +60,17 @@ export function matchesFilter(
 	filter: ResponseFilter,
 ): boolean {
 	if (!isResponse(event)) return true;
-	const score = Number(record.score);
-	if (!Number.isFinite(score) || score < filter.minScore || score > filter.maxScore) return false;
+	const score = typeof record.score === 'string' ? Number(record.score) : record.score;
+	// A score that is no score of the scale (a malformed answer) passes only filters that look at
+	// no score.
+	if (typeof score !== 'number' || !(score >= filter.scale.min && score <= filter.scale.max))
+		return (
+			filter.minScore <= filter.scale.min &&
+			filter.maxScore >= filter.scale.max &&
+			filter.categories.length === 0 &&
+			(!filter.onlyWithComment || hasComment(record))
+		);
+	if (score < filter.minScore || score > filter.maxScore) return false;
 	if (
 		filter.categories.length > 0 &&
 		!filter.categories.includes(categoryIndex(filter.scale, score))

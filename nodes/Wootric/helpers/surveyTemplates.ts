@@ -2,7 +2,7 @@ import type { IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
 
 import { usesLocators } from './fields';
 
-import { wootricRequest, type WootricContext } from '../transport';
+import { recordsIn, wootricRequest, type WootricContext } from '../transport';
 
 /** The service's language value for a CSV whose rows each name their own language. */
 export const MULTI_LANGUAGE = 'multi_language';
@@ -32,14 +32,12 @@ export async function listSurveyTemplates(
 	context: WootricContext,
 	itemIndex?: number,
 ): Promise<SurveyTemplateList> {
+	const request = { method: 'GET', path: '/v1/survey_templates', itemIndex } as const;
 	const body = await wootricRequest<IDataObject | undefined>(context, {
-		method: 'GET',
-		path: '/v1/survey_templates',
-		itemIndex,
+		...request,
+		answer: 'record or nothing',
 	});
-	const templates = Array.isArray(body?.survey_templates)
-		? (body.survey_templates as SurveyTemplate[])
-		: [];
+	const templates = recordsIn(context, request, body, 'survey_templates') as SurveyTemplate[];
 	const defaultId = body?.default_survey_template_id;
 	return {
 		defaultId:

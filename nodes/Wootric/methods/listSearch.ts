@@ -17,6 +17,7 @@ export async function searchEndUsers(
 	const page = Number(paginationToken ?? 1);
 	const endUsers = await wootricRequest<IDataObject[] | undefined>(this, {
 		method: 'GET',
+		answer: 'records',
 		path: '/v1/end_users',
 		query:
 			email === '' ? { page, per_page: PER_PAGE, sort_key: 'email', sort_order: 'asc' } : { email },

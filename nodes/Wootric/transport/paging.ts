@@ -309,9 +309,10 @@ async function* readWindow(
 	const { firstPage = 1, until, readAhead = true } = options;
 	const { context, request, options: listOptions } = listing;
 	const fetchPage = async (page: number, once?: boolean) =>
-		await wootricRequest(context, {
+		await wootricRequest<IDataObject[]>(context, {
 			method: 'GET',
 			path: request.path,
+			answer: 'records',
 			query: {
 				updated: ranges.updated,
 				...request.query,
@@ -345,22 +346,14 @@ async function* readWindow(
 	let lastSecond: number | undefined;
 	let lastSecondRecords: IDataObject[] = [];
 	const ids: unknown[] = [];
-	for await (const records of windowPages(fetchPage, mayAskAhead, firstPage)) {
-		if (!Array.isArray(records)) {
-			throw declaring(
-				new NodeOperationError(
-					context.getNode(),
-					`Wootric answered ${request.path} with something other than a list`,
-					{ itemIndex: request.itemIndex },
-				),
-				{ cause: 'temporarily-unavailable' },
-			);
-		}
-		checkAnswersQuery(listing, ranges, sort, records as IDataObject[]);
+	for await (const page of windowPages(fetchPage, mayAskAhead, firstPage)) {
+		// A list of records: the transport refused any other answer (`answer: 'records'`).
+		const records = page as IDataObject[];
+		checkAnswersQuery(listing, ranges, sort, records);
 		const fresh: IDataObject[] = [];
 		let done = records.length < PER_PAGE;
 		if (!done) listing.fullPagesRead++;
-		for (const record of records as IDataObject[]) {
+		for (const record of records) {
 			ids.push(record.id);
 			// A record without a readable time stays with the second before it.
 			const second = timeKey ? wootricSeconds(record[timeKey]) : undefined;

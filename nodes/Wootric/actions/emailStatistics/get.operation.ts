@@ -1,5 +1,4 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
-import { NodeOperationError } from 'n8n-workflow';
 
 import { dayRangeFields, readDayRange } from '../../helpers/dates';
 import { wootricRequest } from '../../transport';
@@ -66,19 +65,14 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const { start, end } = readDayRange(this, itemIndex, true);
 	const dateRange = { start_date: start, end_date: end };
 	return async () => {
-		const answer = await wootricRequest<unknown>(this, {
+		// An empty body, null or a list is no statistics: the transport fails it, naming the endpoint.
+		const answer = await wootricRequest<IDataObject>(this, {
 			method: 'GET',
 			path: '/v2/email_stats',
+			answer: 'record',
 			query: { date_range: dateRange },
 			itemIndex,
 		});
-		// An empty body, null or a list is no statistics: said as such, naming the item.
-		if (!answer || typeof answer !== 'object' || Array.isArray(answer))
-			throw new NodeOperationError(
-				this.getNode(),
-				`Wootric answered GET /v2/email_stats with ${answer === '' || answer === undefined ? 'an empty body' : JSON.stringify(answer)}, not statistics`,
-				{ itemIndex },
-			);
 		return Object.fromEntries(
 			Object.entries(answer).map(([key, value]) => [
 				key,

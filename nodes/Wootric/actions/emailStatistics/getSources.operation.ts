@@ -1,6 +1,6 @@
 import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workflow';
 
-import { wootricRequest } from '../../transport';
+import { recordsIn, wootricRequest } from '../../transport';
 import type { ItemRequests } from '../types';
 
 export const option = {
@@ -15,11 +15,6 @@ export const toolDescription =
 
 export const description: INodeProperties[] = [];
 
-interface Sources {
-	ongoing?: IDataObject[];
-	sends?: IDataObject[];
-}
-
 /**
  * GET /v2/email_stats/sources: `{ongoing, sends}`, given as one item per source, `type` saying
  * which list it came from: `ongoing` (the email API, the webhook trigger) or `send` (a CSV upload).
@@ -28,14 +23,19 @@ interface Sources {
  */
 export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequests<IDataObject[]> {
 	return async () => {
-		const { ongoing = [], sends = [] } = await wootricRequest<Sources>(this, {
-			method: 'GET',
-			path: '/v2/email_stats/sources',
-			itemIndex,
-		});
+		const request = { method: 'GET', path: '/v2/email_stats/sources', itemIndex } as const;
+		const sources = await wootricRequest<IDataObject>(this, { ...request, answer: 'record' });
 		return [
-			...ongoing.map((source) => ({ ...source, id: String(source.id), type: 'ongoing' })),
-			...sends.map((source) => ({ ...source, id: String(source.id), type: 'send' })),
+			...recordsIn(this, request, sources, 'ongoing').map((source) => ({
+				...source,
+				id: String(source.id),
+				type: 'ongoing',
+			})),
+			...recordsIn(this, request, sources, 'sends').map((source) => ({
+				...source,
+				id: String(source.id),
+				type: 'send',
+			})),
 		];
 	};
 }

@@ -25,6 +25,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const created = await wootricRequest<IDataObject>(this, {
 			method: 'POST',
+			answer: 'record',
 			path: '/v1/end_users',
 			form,
 			itemIndex,

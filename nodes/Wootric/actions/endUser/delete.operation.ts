@@ -42,6 +42,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const marked = await wootricRequest<IDataObject>(this, {
 			method: 'DELETE',
+			answer: 'record',
 			path,
 			subject,
 			itemIndex,

@@ -31,6 +31,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const record = await wootricRequest<IDataObject>(this, {
 			method: 'GET',
+			answer: 'record',
 			path,
 			query,
 			subject,

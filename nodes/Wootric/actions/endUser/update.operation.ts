@@ -54,6 +54,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const updated = await wootricRequest<IDataObject>(this, {
 			method: 'PUT',
+			answer: 'record',
 			path: `/v1/end_users/${endUserId}`,
 			form,
 			subject: `end user ${endUserId}`,

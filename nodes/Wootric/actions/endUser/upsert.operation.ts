@@ -87,6 +87,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		try {
 			existing = await wootricRequest<IDataObject>(this, {
 				method: 'GET',
+				answer: 'record',
 				path: `/v1/end_users/${segment}`,
 				query: lookUp,
 				itemIndex,
@@ -101,6 +102,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		const record = existing
 			? await wootricRequest<IDataObject>(this, {
 					method: 'PUT',
+					answer: 'record',
 					path: `/v1/end_users/${existing.id}`,
 					form,
 					subject: `end user ${existing.id}`,
@@ -108,6 +110,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 				})
 			: await wootricRequest<IDataObject>(this, {
 					method: 'POST',
+					answer: 'record',
 					path: '/v1/end_users',
 					form,
 					itemIndex,

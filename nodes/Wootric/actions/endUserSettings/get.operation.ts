@@ -34,6 +34,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const settings = await wootricRequest<IDataObject>(this, {
 			method: 'GET',
+			answer: 'record',
 			path: `/v1/end_users/${endUserId}/settings`,
 			subject: `end user ${endUserId}`,
 			itemIndex,

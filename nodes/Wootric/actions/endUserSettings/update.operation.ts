@@ -94,6 +94,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	return async () => {
 		const settings = await wootricRequest<IDataObject>(this, {
 			method: 'PUT',
+			answer: 'record',
 			path: `/v1/end_users/${endUserId}/settings`,
 			form,
 			subject: `end user ${endUserId}`,

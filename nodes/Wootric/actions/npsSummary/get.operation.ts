@@ -44,6 +44,7 @@ export async function requestSummary(
 	return await wootricRequest<IDataObject>(context, {
 		method: 'GET',
 		path: '/v1/nps_summary',
+		answer: 'record',
 		query: Object.keys(date).length > 0 ? { date } : undefined,
 		itemIndex,
 	});

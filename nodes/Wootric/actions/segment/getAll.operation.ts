@@ -23,6 +23,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		const segments = await wootricRequest<IDataObject[]>(this, {
 			method: 'GET',
 			path: '/v1/segments',
+			answer: 'records',
 			itemIndex,
 		});
 		return segments.map(output);
