@@ -153,12 +153,15 @@ describe('a redirect to another origin', () => {
 		const client = Container.get(OutboundHttp).requests();
 		const credentials = await signedIn();
 		if (version === 'legacy') {
+			// As n8n's HTTP Request node sends them: an empty allowedDomains where the credential
+			// allows every domain.
 			const options = await authenticate(credentials, {
 				uri: url,
 				method: 'GET',
 				json: true,
 				followRedirect: true,
 				followAllRedirects: true,
+				allowedDomains: '',
 			} as unknown as IHttpRequestOptions);
 			return await client.requestLegacy(options as never, { onFetched: async () => {} });
 		}

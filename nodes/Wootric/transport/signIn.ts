@@ -390,7 +390,8 @@ function targetOf(requestOptions: IHttpRequestOptions & { uri?: unknown }): URL 
  * reuses a stored token. A request to a host that is not Wootric's is refused (tokenMayGoTo), and a
  * redirect keeps the token only on its own origin: n8n copies it onto a redirect to another origin
  * unless told not to, and refuses one to a host outside `allowedDomains` (a user's own list, where
- * the request has one, else Wootric's hosts).
+ * the request has one, else Wootric's hosts: n8n's HTTP Request node passes an empty list for a
+ * credential that allows every domain).
  */
 export function withBearerToken(
 	credentials: ICredentialDataDecryptedObject,
@@ -405,7 +406,7 @@ export function withBearerToken(
 	const sameOriginOnly = {
 		...requestOptions,
 		sendCredentialsOnCrossOriginRedirect: false,
-		allowedDomains: requestOptions.allowedDomains ?? tokenHostnames(credentials).join(','),
+		allowedDomains: requestOptions.allowedDomains || tokenHostnames(credentials).join(','),
 	};
 	if (credentials.issuedForSignIn !== signInFingerprint(credentials)) return sameOriginOnly;
 	return {
