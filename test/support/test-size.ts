@@ -2,8 +2,8 @@
  * How much of the randomized models and the slow reproductions a run takes. `npm test` is a
  * contributor's few minutes: each model at a tenth of its schedules, the slow reproductions
  * skipped. `.ci/run` sets TEST_SIZE=full: every model at its full size, every reproduction. A
- * model's own variable (TRIGGER_MODEL_SCHEDULES, WEBHOOK_MODEL_SCHEDULES, RELIABILITY_SCHEDULES)
- * sets its size whatever TEST_SIZE says; a model that fails prints the command that replays it.
+ * model's own variable (TRIGGER_MODEL_SCHEDULES, WEBHOOK_MODEL_SCHEDULES, RELIABILITY_SCHEDULES,
+ * MALFORMED_SEEDS) sets its size whatever TEST_SIZE says; a model that fails prints the command that replays it.
  */
 export const FULL_SIZE = process.env.TEST_SIZE === 'full';
 

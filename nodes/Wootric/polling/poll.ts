@@ -334,6 +334,7 @@ async function readAlong(
 	let second = cursor.complete;
 	let readPastComplete = 0;
 	let stoppedEarly = false;
+	let ranOutOnEndUsers = false;
 	/** Where the reading stood before one record of the page: what undoing it goes back to. */
 	const standing = () => ({
 		found: found.length,
@@ -373,6 +374,7 @@ async function readAlong(
 			readPastComplete = undone.readPastComplete;
 			changes.undoTo(undone.changes);
 			ranOut.error = endUsersRanOut;
+			ranOutOnEndUsers = true;
 			break;
 		}
 		// Oldest first, so whatever is left starts after what was read: the next poll carries on from
@@ -390,6 +392,9 @@ async function readAlong(
 	// users of one): what was read past the cursor stands, as above; with nothing read past it, the
 	// poll fails, declaring when the limit resets.
 	if (ranOut.error) {
+		// Not for the end users' limit, which the other endpoint's reading may have spent in this
+		// poll: then this endpoint keeps its cursor, and the next poll, after the reset, reads on.
+		if (second <= cursor.complete && ranOutOnEndUsers) return { found: [], unreadable, cursor };
 		if (second <= cursor.complete) throw ranOut.error;
 		stoppedEarly = true;
 	}
@@ -734,7 +739,8 @@ const cursorsBeingRead = new WeakSet<IDataObject>();
  * New responses, changed responses and new declines since the last poll, oldest first, each once.
  * The cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows
  * the error) and the next poll repeats it. A poll out of time (a rate limit that resets after it)
- * keeps what it read, and the next poll goes on from there.
+ * keeps what it read, and the next poll goes on from there; with nothing read, it fails declaring
+ * the reset, but for the end users' limit (readAlong).
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = await readSettings(context);
@@ -799,17 +805,8 @@ async function readOn(
 			unreadable.push(...result.unreadable);
 		}),
 	);
-	// An endpoint that ran out of the poll's time before it read anything keeps its cursor, as the
-	// other's reading moves on; the poll fails when none read anything (it declares the reset), and
-	// at the first poll, which starts both endpoints at once.
-	const failures = reads.flatMap((read) => (read.status === 'rejected' ? [read.reason] : []));
-	const failed = failures.find((reason) => !(reason instanceof OutOfTimeError)) ?? failures[0];
-	const starting = streams.some((stream) => !isStreamCursor(state[stream]));
-	if (
-		failed &&
-		(starting || failures.length === reads.length || !(failed instanceof OutOfTimeError))
-	)
-		throw failed;
+	const failed = reads.find((read) => read.status === 'rejected');
+	if (failed) throw failed.reason;
 	found.sort(
 		(a, b) =>
 			a.second - b.second ||
