@@ -57,8 +57,12 @@ export interface WebhookDelivery extends OutgoingWebhook {
 
 /** What a test can make go wrong with a delivery; the real service's ordering is unconfirmed. */
 export type DeliveryFault =
-	/** Sent twice: the copy at once (both in flight together) or after the first is answered. */
-	| { kind: 'duplicate'; copy?: 'atOnce' | 'afterAnswer' }
+	/**
+	 * Sent twice: the copy at once (both in flight together) or after the first is answered; with
+	 * `freshTimestamp`, the copy written anew a second later, as a service whose retries carry the
+	 * time of the attempt would.
+	 */
+	| { kind: 'duplicate'; copy?: 'atOnce' | 'afterAnswer'; freshTimestamp?: boolean }
 	/** Held back, and sent once the next delivery has been answered. */
 	| { kind: 'reorder' }
 	/** Signed with a secret other than the registration's. */
@@ -123,19 +127,27 @@ export class OutgoingWebhooks {
 
 	/** The body is written now, timestamped by the fake's clock, whenever it is sent. */
 	private announce(event: SurveyEvent): void {
-		const payload = webhookPayload(this.account, event, this.clock.now());
 		const recordId = 'response' in event ? event.response.id : event.decline.id;
 		for (const registration of this.registrations) {
 			if (!registration.events.includes(event.name)) continue;
 			const fault = this.faults.take(event.name);
-			const { body, contentType } = encodeWebhook(payload, registration.format);
-			const signature = signatureFor(body, registration.secret, fault);
-			const { url } = registration;
-			this.dispatch({ event: event.name, recordId, url, contentType, body, signature }, fault);
+			const written = (seconds: number): OutgoingWebhook => {
+				const payload = webhookPayload(this.account, event, seconds);
+				const { body, contentType } = encodeWebhook(payload, registration.format);
+				const signature = signatureFor(body, registration.secret, fault);
+				return { event: event.name, recordId, url: registration.url, contentType, body, signature };
+			};
+			const webhook = written(this.clock.now());
+			const fresh = fault?.kind === 'duplicate' && fault.freshTimestamp;
+			this.dispatch(webhook, fault, fresh ? written(this.clock.now() + 1) : webhook);
 		}
 	}
 
-	private dispatch(webhook: OutgoingWebhook, fault: DeliveryFault | undefined): void {
+	private dispatch(
+		webhook: OutgoingWebhook,
+		fault: DeliveryFault | undefined,
+		copy: OutgoingWebhook = webhook,
+	): void {
 		switch (fault?.kind) {
 			case 'reorder':
 				this.held.push(webhook);
@@ -145,8 +157,8 @@ export class OutgoingWebhooks {
 			case 'duplicate':
 				return this.track(
 					fault.copy === 'atOnce'
-						? Promise.all([this.send(webhook), this.send(webhook)])
-						: this.send(webhook).then(() => this.send(webhook)),
+						? Promise.all([this.send(webhook), this.send(copy)])
+						: this.send(webhook).then(() => this.send(copy)),
 				);
 			default:
 				return this.track(this.send(webhook));

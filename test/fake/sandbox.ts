@@ -7,6 +7,7 @@ import { FakeWootric, seedDemoData } from './index';
 async function main() {
 	const sandbox = await new FakeWootric().listen(Number(process.env.SANDBOX_PORT ?? 4010));
 	seedDemoData(sandbox.store, sandbox.account);
+	sandbox.rateLimits.setDocumentedLimits();
 	const { email, password, accountToken, clientId, clientSecret, webhookSecret } =
 		sandbox.credentials;
 	console.log(`Fake Wootric API listening on ${sandbox.baseUrl}

@@ -1,8 +1,4 @@
-import { OutboundHttp } from '@n8n/backend-network';
-import type { HttpRequestClient } from '@n8n/backend-network';
-import { Container } from '@n8n/di';
-
-import { prepareN8nEnvironment } from './n8n-runtime';
+import { interceptOutboundHttp } from './outbound-http';
 
 /**
  * Lets a test point a real host at a local fake, like an /etc/hosts entry: the Wootric credential
@@ -10,13 +6,9 @@ import { prepareN8nEnvironment } from './n8n-runtime';
  * a test of that choice needs those origins to reach fake servers on 127.0.0.1 while everything
  * else in n8n stays real.
  *
- * How: every HTTP request n8n-core makes (`httpRequest`, `httpRequestWithAuthentication`, the
- * routing engine, a credential's `preAuthentication`, the legacy `request` helper) goes through
- * `Container.get(OutboundHttp).requests()`. While a mapping is set, the container hands out a
- * wrapper of n8n's own OutboundHttp whose clients rewrite the origin of `url`/`baseURL` (and the
- * legacy `uri`/`baseUrl`) before n8n's real client sends the request over a real socket. Paths,
- * query strings, headers and bodies are left as they are. With no mapping, the container holds
- * n8n's own instance again, untouched.
+ * How: while a mapping is set, an interceptor of n8n's own request path (outbound-http.ts) rewrites
+ * the origin of `url`/`baseURL` (and the legacy `uri`/`baseUrl`) before n8n's real client sends the
+ * request over a real socket. Paths, query strings, headers and bodies are left as they are.
  *
  * Not covered (unused by this package): `OutboundHttp.transport()` (undici dispatchers, fetch).
  * Unlike /etc/hosts the scheme changes too (https → http) and the Host header names the fake; a
@@ -24,7 +16,7 @@ import { prepareN8nEnvironment } from './n8n-runtime';
  */
 const originMap = new Map<string, string>();
 
-let original: OutboundHttp | undefined;
+let removeInterceptor: (() => void) | undefined;
 
 /** Scheme, host and port at the start of an absolute URL, e.g. `https://api.wootric.eu`. */
 const ORIGIN_PREFIX = /^[a-z][a-z0-9+.-]*:\/\/[^/?#]*/i;
@@ -73,23 +65,6 @@ function withMappedOrigins<T extends object>(options: T): T {
 	return rewritten as T;
 }
 
-function mappingOutboundHttp(real: OutboundHttp): OutboundHttp {
-	// Inherits everything else (transport, egressFilter) from n8n's instance, and stays an
-	// `instanceof OutboundHttp`.
-	const wrapper = Object.create(real) as OutboundHttp;
-	wrapper.requests = (clientOptions) => {
-		const client = real.requests(clientOptions && withMappedOrigins(clientOptions));
-		const mapped: HttpRequestClient = {
-			request: (async (requestOptions: Parameters<HttpRequestClient['request']>[0]) =>
-				await client.request(withMappedOrigins(requestOptions))) as HttpRequestClient['request'],
-			requestLegacy: async (requestOptions, callbacks) =>
-				await client.requestLegacy(withMappedOrigins(requestOptions), callbacks),
-		};
-		return mapped;
-	};
-	return wrapper;
-}
-
 /**
  * Sends requests for the given origins to other origins until the returned function (or
  * `clearOriginMap`) removes them, e.g. `mapOrigins({ 'https://api.wootric.eu': fakeEu.baseUrl })`.
@@ -100,27 +75,16 @@ export function mapOrigins(mapping: Record<string, string>): () => void {
 		([from, to]) => [originOf(from), originOf(to)] as const,
 	);
 	for (const [from, to] of entries) originMap.set(from, to);
-	if (originMap.size > 0 && original === undefined) {
-		// n8n's OutboundHttp is built with a Logger, which reads the harness's environment when first
-		// built.
-		prepareN8nEnvironment();
-		original = Container.get(OutboundHttp);
-		Container.set(OutboundHttp, mappingOutboundHttp(original));
-	}
+	removeInterceptor ??= interceptOutboundHttp({ send: withMappedOrigins });
 	return () => {
 		for (const [from, to] of entries) if (originMap.get(from) === to) originMap.delete(from);
-		if (originMap.size === 0) restoreOutboundHttp();
+		if (originMap.size === 0) clearOriginMap();
 	};
 }
 
 /** Removes every mapping: n8n's own OutboundHttp is back in the container. */
 export function clearOriginMap(): void {
 	originMap.clear();
-	restoreOutboundHttp();
-}
-
-function restoreOutboundHttp(): void {
-	if (original === undefined) return;
-	Container.set(OutboundHttp, original);
-	original = undefined;
+	removeInterceptor?.();
+	removeInterceptor = undefined;
 }

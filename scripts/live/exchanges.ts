@@ -1,0 +1,116 @@
+import { interceptOutboundHttp } from '../../test/harness/outbound-http';
+
+/**
+ * One request the live check sent through n8n's request path and what came back, with nothing
+ * secret kept: no request header, no sign-in's form or query, and of the sign-in's answer only its
+ * field names and their types.
+ */
+export interface Exchange {
+	/** What the check was doing: an endpoint (`GET /v1/end_users/:key`), or a named probe. */
+	probe: string;
+	method: string;
+	/** The path, without the query. */
+	path: string;
+	status?: number;
+	/** The answer's headers, lower-cased, without cookies. */
+	headers: Record<string, string>;
+	/** The answer's body: parsed JSON, text, or undefined when empty. */
+	body?: unknown;
+	/** What went wrong where no answer came. */
+	error?: string;
+}
+
+const TOKEN_PATH = '/oauth/token';
+
+interface HttpAnswer {
+	statusCode?: number;
+	status?: number;
+	headers?: Record<string, unknown>;
+	body?: unknown;
+	data?: unknown;
+}
+
+function parsed(body: unknown): unknown {
+	if (Buffer.isBuffer(body)) body = body.toString('utf8');
+	if (typeof body !== 'string') return body ?? undefined;
+	if (body.trim() === '') return undefined;
+	try {
+		return JSON.parse(body);
+	} catch {
+		return body;
+	}
+}
+
+/** A sign-in's answer as kept: each field's type, never its value. */
+function tokenShape(body: unknown): unknown {
+	if (typeof body !== 'object' || body === null) return typeof body;
+	return Object.fromEntries(
+		Object.entries(body).map(([field, value]) => [
+			field,
+			value === null ? 'null' : Array.isArray(value) ? 'list' : typeof value,
+		]),
+	);
+}
+
+function keptHeaders(headers: Record<string, unknown> | undefined): Record<string, string> {
+	return Object.fromEntries(
+		Object.entries(headers ?? {})
+			.map(([name, value]) => [name.toLowerCase(), String(value)] as const)
+			.filter(([name]) => name !== 'set-cookie'),
+	);
+}
+
+function targetOf(options: Record<string, unknown>): URL | undefined {
+	const url = String(options.url ?? options.uri ?? '');
+	const base = (options.baseURL ?? options.baseUrl) as string | undefined;
+	return URL.canParse(url, base) ? new URL(url, base) : undefined;
+}
+
+/**
+ * Records every request n8n's request path sends (outbound-http.ts) while it runs, and refuses,
+ * before sending, any to another origin than `origin`: the check reaches the host it was given and
+ * no other. `probe` names what the requests sent next are for.
+ */
+export function recordExchanges(origin: string) {
+	const exchanges: Exchange[] = [];
+	const recorder = {
+		exchanges,
+		probe: '',
+		stop: () => {},
+	};
+	recorder.stop = interceptOutboundHttp({
+		send: (options) => {
+			const target = targetOf(options);
+			if (target?.origin !== origin)
+				throw new Error(
+					`The live check sends nothing to ${target?.origin ?? 'an unreadable URL'}: only to ${origin}`,
+				);
+			return options;
+		},
+		settled: (options, { value, error }) => {
+			const target = targetOf(options)!;
+			const answer = (
+				error === undefined ? value : (error as { response?: HttpAnswer }).response
+			) as HttpAnswer | undefined;
+			const full = error !== undefined || options.returnFullResponse === true;
+			const body = parsed(full ? (answer?.body ?? answer?.data) : value);
+			const status = full ? (answer?.statusCode ?? answer?.status) : 200;
+			exchanges.push({
+				probe: recorder.probe,
+				method: String(options.method ?? 'GET').toUpperCase(),
+				path: target.pathname,
+				status,
+				headers: full ? keptHeaders(answer?.headers) : {},
+				body: target.pathname === TOKEN_PATH ? tokenShape(body) : body,
+				// A sign-in's failure names no URL here: its query may hold the account token.
+				error:
+					status === undefined
+						? target.pathname === TOKEN_PATH
+							? 'no answer'
+							: String((error as Error | undefined)?.message ?? error)
+						: undefined,
+			});
+		},
+	});
+	return recorder;
+}
