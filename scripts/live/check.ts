@@ -4,7 +4,7 @@
  * harness, the package as built), so that the sign-in and every request go through the transport
  * the nodes use, first against a fake seeded with demo data (the reference: the contract the tests
  * hold the nodes to), then against the account; it records each answer (exchanges.ts) and compares
- * them endpoint by endpoint (shapes.ts), then the facts the fake assumes (shared/API-FACTS.md,
+ * them endpoint by endpoint (shapes.ts), then the facts the fake assumes (API-FACTS,
  * *unconfirmed*). Read-only unless asked to write: then it creates an end user and a response of
  * its own, named live-check-…, and removes them at the end, also after a failure.
  */
