@@ -66,9 +66,14 @@ function readSettings(
 }
 
 /** What the node reads of its credential: the secret webhooks are signed with, the survey type. */
+interface WebhookCredential {
+	secret: string;
+	scale: SurveyScale;
+}
+
 async function readCredential(
 	context: IHookFunctions | IWebhookFunctions,
-): Promise<{ secret: string; scale: SurveyScale }> {
+): Promise<WebhookCredential> {
 	const credentials = await context.getCredentials('wootricApi');
 	return {
 		secret: typeof credentials.webhookSecret === 'string' ? credentials.webhookSecret : '',
@@ -241,23 +246,10 @@ async function settledInTime(answers: Array<Promise<boolean>>): Promise<boolean>
  * Max Age is answered 200 so that nothing sends it again), then filters and repeats.
  */
 export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebhookResponseData> {
-	const request = context.getRequestObject();
 	const answered = listenForAnswer(context);
-	const credential = await readCredential(context);
-	const { secret } = credential;
-	if (secret === '') return answer(context, 401, `Webhooks cannot be checked: ${SECRET_HELP}`);
-	const body: Buffer = request.rawBody ?? Buffer.alloc(0);
-	const signature = checkSignature(body, request.headers['x-wootric-signature'], secret);
-	if (signature !== 'valid')
-		return answer(context, 401, `X-Wootric-Signature: ${signature}; the webhook was ignored`);
-
-	let delivery: Delivery;
-	try {
-		delivery = readDelivery(body, request.headers['content-type']);
-	} catch (error) {
-		if (error instanceof UnreadableDelivery) return answer(context, 400, error.message);
-		throw new NodeOperationError(context.getNode(), error as Error);
-	}
+	const signed = await readSignedDelivery(context);
+	if ('refusal' in signed) return signed.refusal;
+	const { credential, delivery } = signed;
 	const { scale, warning } = deliveryScale(credential.scale, delivery);
 	if (warning) context.logger.warn(`Wootric Webhook Trigger: ${warning}`);
 	// The filters are checked against the credential's scale, as on activation, and judge the
@@ -269,12 +261,7 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		fields: { ...checked.fields, scale },
 	};
 	const now = Date.now();
-	// Without a timestamp, the record's last change, also signed and never after the sending; a
-	// change that says neither when it was sent nor when it was made cannot be called old.
-	const madeSecond =
-		delivery.updatedSecond ??
-		(delivery.event === 'responseUpdated' ? undefined : delivery.createdSecond);
-	const sentAt = delivery.sentAt ?? (madeSecond === undefined ? undefined : madeSecond * 1000);
+	const sentAt = sentAtOf(delivery);
 	if (sentAt !== undefined && now - sentAt > settings.maxAgeMs) {
 		const minutes = settings.maxAgeMs / 60_000;
 		return {
@@ -284,29 +271,19 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		};
 	}
 	const node = memoryKey(context, kindOf(context));
-	const expires = Math.max(now, sentAt ?? now) + settings.maxAgeMs;
 	// Every candidate is noted, so a repeat of this delivery starts nothing; each one not emitted
 	// before is an item of its own (a change that completed a new response is its Response Created
 	// and its Response Updated), so no change is folded into an event the workflow may have seen.
 	const keyed = candidates(delivery, settings).map(
 		(name) => [name, idempotencyKey(name, delivery.record)] as const,
 	);
-	const noteFresh = () => keyed.filter(([, key]) => noteKey(node, key, expires, now));
-	let fresh = noteFresh();
-	// A copy of a delivery whose execution is still starting is told nothing until that is known:
-	// where it did not start, this copy starts it, as the service will not send it again.
-	if (fresh.length === 0) {
-		const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
-		if (starting.length > 0) {
-			if (!(await settledInTime(starting)))
-				return answer(
-					context,
-					503,
-					'The same delivery is still starting its workflow; send it again later',
-				);
-			fresh = noteFresh();
-		}
-	}
+	const fresh = await noteFresh(node, keyed, Math.max(now, sentAt ?? now) + settings.maxAgeMs, now);
+	if (fresh === 'twin starting')
+		return answer(
+			context,
+			503,
+			'The same delivery is still starting its workflow; send it again later',
+		);
 	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
 	const keys = fresh.map(([, key]) => key);
 	// The service hung up before it could be answered: nothing starts, and its retry, which is new
@@ -321,4 +298,66 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		return { json: warning ? { ...json, survey_type_warning: warning } : json };
 	});
 	return { workflowData: [items] };
+}
+
+/**
+ * The delivery and the credential that vouches for it; or the answer refusing it: 401 without a
+ * secret or a valid signature (nothing read from the body), 400 for a body that cannot be read.
+ */
+async function readSignedDelivery(
+	context: IWebhookFunctions,
+): Promise<
+	{ credential: WebhookCredential; delivery: Delivery } | { refusal: IWebhookResponseData }
+> {
+	const request = context.getRequestObject();
+	const credential = await readCredential(context);
+	const { secret } = credential;
+	if (secret === '')
+		return { refusal: answer(context, 401, `Webhooks cannot be checked: ${SECRET_HELP}`) };
+	const body: Buffer = request.rawBody ?? Buffer.alloc(0);
+	const signature = checkSignature(body, request.headers['x-wootric-signature'], secret);
+	if (signature !== 'valid')
+		return {
+			refusal: answer(context, 401, `X-Wootric-Signature: ${signature}; the webhook was ignored`),
+		};
+	try {
+		return { credential, delivery: readDelivery(body, request.headers['content-type']) };
+	} catch (error) {
+		if (error instanceof UnreadableDelivery)
+			return { refusal: answer(context, 400, error.message) };
+		throw new NodeOperationError(context.getNode(), error as Error);
+	}
+}
+
+/**
+ * When a delivery was sent: its timestamp; without one, the record's last change, also signed and
+ * never after the sending. A change that says neither when it was sent nor when it was made cannot
+ * be called old (undefined).
+ */
+function sentAtOf(delivery: Delivery): number | undefined {
+	const madeSecond =
+		delivery.updatedSecond ??
+		(delivery.event === 'responseUpdated' ? undefined : delivery.createdSecond);
+	return delivery.sentAt ?? (madeSecond === undefined ? undefined : madeSecond * 1000);
+}
+
+/**
+ * The candidates (event, key) not emitted before, each now noted until `expires`. A copy of a
+ * delivery whose execution is still starting is told nothing until that is known: where it did not
+ * start, this copy starts it, as the service will not send it again; 'twin starting' when that is
+ * not known within TWIN_ANSWER_WAIT_MS.
+ */
+async function noteFresh<Candidate extends readonly [EventName, string]>(
+	node: string,
+	keyed: Candidate[],
+	expires: number,
+	now: number,
+): Promise<Candidate[] | 'twin starting'> {
+	const fresh = () => keyed.filter(([, key]) => noteKey(node, key, expires, now));
+	const noted = fresh();
+	if (noted.length > 0) return noted;
+	const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
+	if (starting.length === 0) return noted;
+	if (!(await settledInTime(starting))) return 'twin starting';
+	return fresh();
 }
