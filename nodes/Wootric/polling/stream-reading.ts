@@ -178,7 +178,7 @@ interface Standing {
  * cursor moves by (progress).
  *
  * Invariant: every event in `found` is of a record in `read`, and `waiting`, `arrivals` and
- * `unmatched` hold the cursor's lists as the records in `read` changed them, nothing else. A record
+ * `unmatched` are the cursor's lists as the decisions on the records in `read` left them. A record
  * taken back (its end user not read in the poll's time) is taken back from all of them at once
  * (`changes`), so that the next poll reads it as if this one never had.
  * Bound: one poll of one endpoint. `read` and `found` hold at most MAX_RECORDS_PER_POLL records past
