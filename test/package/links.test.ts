@@ -22,8 +22,14 @@ function relativeLinks(markdown: string): string[] {
 }
 
 describe('the links of the README and docs/', () => {
-	it('finds pages to check, the README among them', () => {
-		expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/polling-trigger.md']));
+	it('finds pages to check, the README and a page in a folder of docs/ among them', () => {
+		expect(PAGES).toEqual(
+			expect.arrayContaining([
+				'README.md',
+				'docs/polling-trigger.md',
+				'docs/maintainers/polling-cursor.md',
+			]),
+		);
 	});
 
 	it.each(PAGES)(
