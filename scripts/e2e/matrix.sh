@@ -24,8 +24,8 @@ results=()
 failed=0
 for version in "${versions[@]}"; do
 	suites=(test:e2e test:e2e:queue)
-	# The browser suite drives n8n 2.x's editor (n8n 1.x's is another: docs/development.md, Commands); n8n 1.x has
-	# no durable poller.
+	# The browser suite drives n8n 2.x's editor (n8n 1.x's is another: docs/maintainers/development.md,
+	# Commands); n8n 1.x has no durable poller.
 	[[ $version == 1.* ]] || suites+=(test:e2e:browser test:e2e:durable)
 	for suite in "${suites[@]}"; do
 		echo "[matrix] n8n $version ($scope): npm run $suite" >&2

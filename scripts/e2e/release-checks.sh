@@ -3,7 +3,7 @@
 # commit on the pinned n8n. The steps whose outcome can differ by n8n version (version-checks.json), on
 # every other version of n8n-versions.json's matrix (matrix.sh --others). Run by
 # .github/workflows/publish.yml after .ci/run and before it publishes, and before resolving an issue
-# that changes what can differ by version (docs/development.md, Releasing).
+# that changes what can differ by version (docs/maintainers/development.md, Releasing).
 #
 # Everything the suites need is provisioned first and alone (prepare.sh: every version of the matrix,
 # Debian's packages), and the package packed once, as .ci/run does: the suites post bursts and wait on

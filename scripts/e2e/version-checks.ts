@@ -39,8 +39,8 @@ function inVersionChecks(): boolean {
 
 /**
  * How many records a burst makes at once (signed webhooks, or responses for the polling trigger): 1,000
- * in a whole run (docs/performance.md gives its figures); wherever E2E_BURST_SIZE says so (.ci/run: 300
- * on the pinned version, three for each of the webhook sender's 100 connections, which keeps n8n as busy
+ * in a whole run (docs/maintainers/performance.md gives its figures); wherever E2E_BURST_SIZE says so
+ * (.ci/run: 300 on the pinned version, three for each of the webhook sender's 100 connections, which keeps n8n as busy
  * in the ways a burst can fail, in a third of the time); 100 in the version checks: one for each
  * connection, all at once, which is what can differ by version (how n8n takes in and answers concurrent
  * deliveries); how many it takes before it answers 503 is a figure, not a check.

@@ -1,6 +1,6 @@
 /**
- * The live check (`npm run check:live`, docs/live-check.md): a real Wootric account's answers held
- * against the fake's. It runs the Wootric node's reading operations through n8n's engine (the
+ * The live check (`npm run check:live`, docs/maintainers/live-check.md): a real Wootric account's
+ * answers held against the fake's. It runs the Wootric node's reading operations through n8n's engine (the
  * harness, the package as built), so that the sign-in and every request go through the transport
  * the nodes use, first against a fake seeded with demo data (the reference: the contract the tests
  * hold the nodes to), then against the account; it records each answer (exchanges.ts) and compares
@@ -396,7 +396,7 @@ export async function runLiveCheck(
 	};
 }
 
-/** The account's credential from the environment (docs/live-check.md). */
+/** The account's credential from the environment (docs/maintainers/live-check.md). */
 export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): ICredentialDataDecryptedObject {
 	const grantType = env.WOOTRIC_CLIENT_ID ? 'clientCredentials' : 'password';
 	const needed =
@@ -405,7 +405,9 @@ export function credentialsFromEnvironment(env: NodeJS.ProcessEnv): ICredentialD
 			: ['WOOTRIC_CLIENT_ID', 'WOOTRIC_CLIENT_SECRET'];
 	const missing = needed.filter((name) => !env[name]);
 	if (missing.length > 0)
-		throw new Error(`Set ${missing.join(' and ')} (docs/live-check.md names every variable)`);
+		throw new Error(
+			`Set ${missing.join(' and ')} (docs/maintainers/live-check.md names every variable)`,
+		);
 	return {
 		grantType,
 		email: env.WOOTRIC_EMAIL ?? '',

@@ -1,8 +1,8 @@
 /**
- * `npm run analyze:webhooks` (docs/live-check.md): the deliveries webhook-capture.ts stored, held
- * against what the Wootric Webhook Trigger assumes: the fake's deliveries (test/fake/webhook-body.ts,
- * written from the API facts) for the fields and time forms, the trigger's own reading
- * (readDelivery) for the rest, and the facts left open (form or JSON, `timestamp` per event or per
+ * `npm run analyze:webhooks` (docs/maintainers/live-check.md): the deliveries webhook-capture.ts
+ * stored, held against what the Wootric Webhook Trigger assumes: the fake's deliveries
+ * (test/fake/webhook-body.ts, written from the API facts) for the fields and time forms, the
+ * trigger's own reading (readDelivery) for the rest, and the facts left open (form or JSON, `timestamp` per event or per
  * attempt, the order of created and updated, the survey modes). One line each, as the live check
  * prints them; non-zero exit when something differs.
  */

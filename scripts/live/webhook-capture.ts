@@ -1,9 +1,9 @@
 /**
- * `npm run capture:webhooks` (docs/live-check.md): listens on a port for Wootric's Outgoing Webhooks,
- * checks each delivery's signature with the secret given (WOOTRIC_WEBHOOK_SECRET), and stores it raw,
- * headers and body, one JSON file a delivery, in a folder; answers 200. Point the account's Outgoing
- * Webhooks at it for an hour, then analyse the folder (webhook-analysis.ts). It keeps no secret: the
- * signature header is an HMAC of the body, not the secret.
+ * `npm run capture:webhooks` (docs/maintainers/live-check.md): listens on a port for Wootric's
+ * Outgoing Webhooks, checks each delivery's signature with the secret given (WOOTRIC_WEBHOOK_SECRET),
+ * and stores it raw, headers and body, one JSON file a delivery, in a folder; answers 200. Point the
+ * account's Outgoing Webhooks at it for an hour, then analyse the folder (webhook-analysis.ts). It
+ * keeps no secret: the signature header is an HMAC of the body, not the secret.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server } from 'node:http';

@@ -134,7 +134,7 @@ const BAD_SIGNATURES: Array<(delivery: Delivery) => Delivery> = [
 /**
  * How many POSTs a sender has in flight at most: a webhook sender delivers through a bounded pool
  * of connections. With 1,000 truly simultaneous connections n8n 2.40.7's queue-mode main answered
- * 500 to most (docs/performance.md, Webhooks).
+ * 500 to most (docs/maintainers/performance.md, Webhooks).
  */
 export const SENDER_CONNECTIONS = Number(process.env.E2E_WEBHOOK_CONNECTIONS ?? 100);
 
@@ -704,7 +704,10 @@ export class WebhookScenarios {
 	}
 }
 
-/** Where the figures of every run go, keyed by mode and n8n version, for docs/performance.md. */
+/**
+ * Where the figures of every run go, keyed by mode and n8n version, for
+ * docs/maintainers/performance.md.
+ */
 const FIGURES_FILE = join(REPO_ROOT, 'bench-results', 'webhook-e2e.json');
 
 /**

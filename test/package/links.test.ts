@@ -4,12 +4,13 @@ import path from 'node:path';
 import { REPO_ROOT } from '../harness';
 import { headingAnchors } from '../support/markdown';
 
-/** The README and every page of docs/: what a reader follows from the front door. */
+/** The README and every page of docs/, its folders too: what a reader follows from the front door. */
 const PAGES = [
 	'README.md',
-	...readdirSync(path.join(REPO_ROOT, 'docs'))
+	...readdirSync(path.join(REPO_ROOT, 'docs'), { recursive: true, encoding: 'utf8' })
 		.filter((file) => file.endsWith('.md'))
-		.map((file) => `docs/${file}`),
+		.map((file) => `docs/${file.split(path.sep).join('/')}`)
+		.sort(),
 ];
 
 /** Every relative link of a page (Markdown `[text](target)` and `![alt](target)`), outside code. */
@@ -21,8 +22,14 @@ function relativeLinks(markdown: string): string[] {
 }
 
 describe('the links of the README and docs/', () => {
-	it('finds pages to check, the README among them', () => {
-		expect(PAGES).toEqual(expect.arrayContaining(['README.md', 'docs/polling-trigger.md']));
+	it('finds pages to check, the README and a page in a folder of docs/ among them', () => {
+		expect(PAGES).toEqual(
+			expect.arrayContaining([
+				'README.md',
+				'docs/polling-trigger.md',
+				'docs/maintainers/polling-cursor.md',
+			]),
+		);
 	});
 
 	it.each(PAGES)(

@@ -29,7 +29,7 @@ export const DEFAULT_RETRY_POLICY: RetryPolicy = Object.freeze({
 /**
  * How many pages of one list may be on their way at once. Over a real network a page costs a round
  * trip and, on n8n's request path, a new connection; pages asked for together cost about one
- * (docs/performance.md: the curve this value was chosen from, which the bench draws by passing
- * other values).
+ * (docs/maintainers/performance.md: the curve this value was chosen from, which the bench draws by
+ * passing other values).
  */
 export const DEFAULT_PAGES_IN_FLIGHT = 4;

@@ -194,7 +194,7 @@ function candidates(delivery: Delivery, settings: WebhookSettings): EventName[] 
 /**
  * How long a copy of a delivery waits for n8n's answer to its twin before it is answered 503 (the
  * service sends it again later, when that answer is known). n8n answers within seconds, also under
- * a burst (docs/performance.md).
+ * a burst (docs/maintainers/performance.md).
  */
 export const TWIN_ANSWER_WAIT_MS = 10_000;
 
