@@ -413,7 +413,7 @@ class World {
 
 	/**
 	 * A slow service for the next poll: each page (and end user) takes 1 to 9 s, and n8n gives the
-	 * poll 10 s, so it stops when 8 have passed (poll.ts), after a page or a few, and the next poll
+	 * poll 10 s, so it stops when 8 have passed (poll.ts, readOn), after a page or a few, and the next poll
 	 * reads on.
 	 */
 	slowDown(): void {

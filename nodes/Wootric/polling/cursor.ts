@@ -21,7 +21,7 @@
  * A poll that stops early (a cap of records or of time) is complete through the second before the
  * one it stopped in. A record created in the seconds it read that changed past that second before
  * the read reached it is unread there, and its id may be below `storedThrough` now: the poll reads
- * such records by created_at before it ends (poll.ts, readMovedPastStop), so that each is read for
+ * such records by created_at before it ends (closing-look.ts, readMovedPastStop), so that each is read for
  * the first time, new, as above, and kept in `recent` at its later second.
  *
  * Where Wootric ignores the `updated` filter (`by: 'created'`), the same holds along created_at,

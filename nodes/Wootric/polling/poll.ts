@@ -145,7 +145,7 @@ const cursorsBeingRead = new WeakSet<IDataObject>();
  * The cursors move only when the whole poll succeeded: a failed request fails the poll (n8n shows
  * the error) and the next poll repeats it. A poll out of time (a rate limit that resets after it)
  * keeps what it read, and the next poll goes on from there; with nothing read, it fails declaring
- * the reset, but for the end users' limit (readAlong).
+ * the reset, but for the end users' limit (stream-reading.ts, readAlong).
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
 	const settings = await readSettings(context);
