@@ -12,11 +12,17 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { FakeWootric, seedDemoData } from '../../test/fake';
+import { DemoWatch } from './demo-watch';
 import { devBanner, ticketChangeLine } from './dev-banner';
 import { N8N_DATABASE_FILE, startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
 import { EXAMPLES_FOLDER } from './paths';
 import { TicketServer } from './ticket-server';
-import { readWorkflows, WEBHOOK_TRIGGER_TYPE, webhookTriggerUrl } from './workflow-files';
+import {
+	readWorkflows,
+	SANDBOX_CREDENTIAL,
+	WEBHOOK_TRIGGER_TYPE,
+	webhookTriggerUrl,
+} from './workflow-files';
 
 const OWNER = { email: 'demo@example.com', password: 'Wootric-demo-1' };
 
@@ -34,12 +40,14 @@ async function main(): Promise<void> {
 		port('TICKET_PORT', 4020),
 	);
 	let demo: N8nWithPackage | undefined;
+	let stopWatching = () => {};
 
 	let stopping = false;
 	const stop = async (exitCode: number) => {
 		if (stopping) return;
 		stopping = true;
 		say('Stopping n8n, the sandbox and the ticket endpoint…');
+		stopWatching();
 		await demo?.n8n.stop();
 		await Promise.all([sandbox.close(), tickets.close()]);
 		if (!keptFolder) rmSync(workFolder, { recursive: true, force: true });
@@ -73,6 +81,16 @@ async function main(): Promise<void> {
 		workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
 	);
 	if (instant) sandbox.outgoingWebhooks.register({ url: webhookTriggerUrl(n8n.baseUrl, instant) });
+	// What the terminal would otherwise not show: a webhook n8n did not take, a refused sign-in, a
+	// failed execution.
+	const watch = new DemoWatch(say, {
+		n8nUrl: n8n.baseUrl,
+		n8nLogFile: n8n.logFile,
+		instantWorkflow: instant?.name ?? '',
+		credential: SANDBOX_CREDENTIAL.name,
+	});
+	watch.watchSandbox(sandbox);
+	stopWatching = watch.watchExecutions(demo.rest);
 	process.on('exit', () => n8n.kill('SIGKILL'));
 	void n8n.whenExited().then((reason) => {
 		if (stopping) return;

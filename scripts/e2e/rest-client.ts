@@ -53,11 +53,21 @@ export interface ExecutionSummary {
 	stoppedAt?: string | null;
 }
 
+/** A failed execution as the executions list shows it. */
+export interface FailedExecution extends ExecutionSummary {
+	workflowName: string;
+}
+
 /**
- * The executions list's query for a workflow's executions of some statuses. With a status filter
- * every version counts and lists them all (without one, n8n 1.x and 2.40 list the latest only).
+ * The executions list's query for a workflow's executions of some statuses (every workflow's when
+ * undefined). With a status filter every version counts and lists them all (without one, n8n 1.x and
+ * 2.40 list the latest only).
  */
-function executionsQuery(workflowId: string, statuses: readonly string[], limit: number): string {
+function executionsQuery(
+	workflowId: string | undefined,
+	statuses: readonly string[],
+	limit: number,
+): string {
 	const filter = JSON.stringify({ workflowId, status: statuses });
 	return new URLSearchParams({ filter, limit: String(limit) }).toString();
 }
@@ -285,6 +295,15 @@ export class N8nRestClient {
 		const { results } = await this.request<{ results: ExecutionSummary[] }>(
 			'GET',
 			`/rest/executions?${executionsQuery(workflowId, ExecutionStatusList, 100)}`,
+		);
+		return results;
+	}
+
+	/** The newest failed executions of every workflow (the executions list's first page), newest first. */
+	async newestFailedExecutions(): Promise<FailedExecution[]> {
+		const { results } = await this.request<{ results: FailedExecution[] }>(
+			'GET',
+			`/rest/executions?${executionsQuery(undefined, ['error', 'crashed'], 20)}`,
 		);
 		return results;
 	}

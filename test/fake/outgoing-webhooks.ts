@@ -86,6 +86,8 @@ export class OutgoingWebhooks {
 	readonly registrations: WebhookRegistration[] = [];
 	/** Every delivery sent, in the order sent. */
 	readonly deliveries: WebhookDelivery[] = [];
+	/** Called as each delivery is answered, or fails: lets a watcher see what the receiver said. */
+	readonly answeredListeners: Array<(delivery: WebhookDelivery) => void> = [];
 	readonly faults = new FaultSchedule<DeliveryFaultRule, WebhookEvent>(
 		(rule, event) => rule.event === undefined || rule.event === event,
 	);
@@ -190,6 +192,7 @@ export class OutgoingWebhooks {
 			delivery.error = failureReason(error);
 		}
 		delivery.answeredAtMs = this.clock.nowMs();
+		for (const listener of this.answeredListeners) listener(delivery);
 		for (const released of this.held.splice(0)) this.track(this.send(released));
 	}
 }

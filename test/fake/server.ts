@@ -71,6 +71,8 @@ export class FakeWootric {
 	 * a broken service would.
 	 */
 	readonly replyHooks: Array<(request: FakeRequest, body: unknown) => void> = [];
+	/** Called once each request is answered, its status set: lets a watcher see what a client got. */
+	readonly answeredHooks: Array<(request: FakeRequest) => void> = [];
 	/** How long each answer takes, as over a real network (0: at once). */
 	latencyMs = 0;
 	/** The most requests this fake was handling at one time. */
@@ -176,6 +178,7 @@ export class FakeWootric {
 		} finally {
 			this.handling--;
 		}
+		for (const hook of this.answeredHooks) hook(request);
 	}
 
 	private async answer(

@@ -1,0 +1,164 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
+import { DemoWatch } from '../../scripts/e2e/demo-watch';
+import type { FailedExecution, RestExecution } from '../../scripts/e2e/rest-client';
+import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
+
+const FACTS = {
+	n8nUrl: 'http://127.0.0.1:5678',
+	n8nLogFile: '/tmp/n8n-dev/n8n.log',
+	instantWorkflow: 'New detractor → ticket (instant)',
+	credential: 'Wootric sandbox',
+};
+
+/**
+ * `npm run dev` names the step a user missed, in the terminal they watch, instead of leaving it to
+ * the fake's delivery log, n8n's log file or its executions list.
+ */
+describe('npm run dev: what the demo tells when something it waits for does not come', () => {
+	let sandbox: FakeWootric;
+	let lines: string[];
+	let watch: DemoWatch;
+	let receiver: Server;
+	/** What the webhook's receiver answers: n8n answers 404 on the URL of a workflow not published. */
+	let receiverStatus: number;
+
+	beforeEach(async () => {
+		sandbox = await startFakeWootric();
+		lines = [];
+		watch = new DemoWatch((line) => lines.push(line), FACTS);
+		watch.watchSandbox(sandbox);
+		receiverStatus = 404;
+		receiver = createServer((request, response) => {
+			request.resume();
+			request.on('end', () => response.writeHead(receiverStatus).end());
+		});
+		await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+		const { port } = receiver.address() as AddressInfo;
+		sandbox.outgoingWebhooks.register({ url: `http://127.0.0.1:${port}/webhook/wootric` });
+	});
+	afterEach(async () => {
+		await sandbox.close();
+		await new Promise((resolve) => receiver.close(resolve));
+	});
+
+	const user = () => createEndUser(sandbox.account, sandbox.store, 'grace@example.com');
+	async function recordDetractors(count: number, endUserId = user().id) {
+		for (let index = 0; index < count; index++)
+			addResponse(sandbox.account, sandbox.store, { endUserId, score: 2, text: 'Too slow' });
+		await sandbox.outgoingWebhooks.settled();
+	}
+	async function signIn(grant: Record<string, string>) {
+		const answer = await fetch(`${sandbox.baseUrl}/oauth/token`, {
+			method: 'POST',
+			body: new URLSearchParams(grant),
+		});
+		await answer.arrayBuffer();
+	}
+
+	it('a webhook answered 404: one line that says to publish the instant workflow, however many deliveries meet it', async () => {
+		await recordDetractors(3);
+
+		expect(sandbox.outgoingWebhooks.deliveries.map(({ status }) => status)).toEqual([
+			404, 404, 404,
+		]);
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/^The sandbox sent a webhook \(response_created of \d+\) to "New detractor → ticket \(instant\)" and n8n answered 404: the workflow is not published\. Open it in http:\/\/127\.0\.0\.1:5678, click Publish, then run "Record a detractor" again\.$/,
+			),
+		]);
+	});
+
+	it('says nothing while n8n takes the webhooks, and tells again when they fail once more', async () => {
+		const endUserId = user().id;
+		receiverStatus = 200;
+		await recordDetractors(2, endUserId);
+		expect(lines).toEqual([]);
+
+		receiverStatus = 404;
+		await recordDetractors(1, endUserId);
+		receiverStatus = 200;
+		await recordDetractors(1, endUserId);
+		receiverStatus = 404;
+		await recordDetractors(2, endUserId);
+
+		expect(lines).toHaveLength(2);
+		expect(lines.every((line) => line.includes('click Publish'))).toBe(true);
+	});
+
+	it('another failing answer: the status and where to look', async () => {
+		receiverStatus = 500;
+		await recordDetractors(1);
+
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/and got 500: is n8n still running\? Its log: \/tmp\/n8n-dev\/n8n\.log\.$/,
+			),
+		]);
+	});
+
+	it('a refused sign-in names the credential; a refused refresh and a good sign-in say nothing', async () => {
+		const { email, password } = sandbox.credentials;
+		await signIn({ grant_type: 'password', username: email, password });
+		await signIn({ grant_type: 'refresh_token', refresh_token: 'spent' });
+		expect(lines).toEqual([]);
+
+		await signIn({ grant_type: 'password', username: email, password: 'changed' });
+		await signIn({ grant_type: 'password', username: email, password: 'changed' });
+
+		expect(lines).toEqual([
+			'The sandbox refused a sign-in (400): the credential "Wootric sandbox" no longer matches it. Set it back to the login printed below "Fake Wootric API (sandbox)", or choose "Wootric sandbox" in the workflow\'s Wootric nodes.',
+		]);
+	});
+
+	it("a failed execution: its workflow, n8n's error and the link to it, once; what failed before the demo's first look is not told", async () => {
+		const failed: FailedExecution[] = [execution('7')];
+		const executions = {
+			newestFailedExecutions: async () => [...failed].reverse(),
+			finishedExecution: async (id: string) =>
+				({
+					id,
+					data: {
+						resultData: {
+							runData: {},
+							error: { message: 'Node "Get End User" has no credentials set' },
+						},
+					},
+				}) as unknown as RestExecution,
+		};
+		const lookedAt = jest.spyOn(executions, 'newestFailedExecutions');
+		const stop = watch.watchExecutions(executions, 50);
+		try {
+			await waitUntil(() => lookedAt.mock.calls.length >= 1);
+			failed.push(execution('8'));
+			const looks = lookedAt.mock.calls.length;
+			await waitUntil(() => lookedAt.mock.calls.length >= looks + 3);
+		} finally {
+			stop();
+		}
+
+		expect(lines).toEqual([
+			'"Record a detractor" failed: Node "Get End User" has no credentials set. See which node and why: http://127.0.0.1:5678/workflow/wf1/executions/8',
+		]);
+	});
+});
+
+function execution(id: string): FailedExecution {
+	return {
+		id,
+		workflowId: 'wf1',
+		workflowName: 'Record a detractor',
+		status: 'error',
+		mode: 'manual',
+		startedAt: '2026-11-28T10:00:00.000Z',
+	};
+}
+
+async function waitUntil(done: () => boolean, timeoutMs = 5_000): Promise<void> {
+	const until = Date.now() + timeoutMs;
+	while (!done()) {
+		if (Date.now() > until) throw new Error('timed out');
+		await new Promise((resolve) => setTimeout(resolve, 50));
+	}
+}
