@@ -3,7 +3,7 @@
  * n8n of one's own, before a release or for a version the npm registry does not have (the README's
  * *Install in n8n*). Builds, packs into n8n-nodes-wootric.tgz in the clone, and installs that tarball
  * into `<n8n folder>/nodes` as the README's command line installs the released package. The n8n folder
- * is n8n's data folder, where n8n itself finds it unless given: $N8N_USER_FOLDER/.n8n, else ~/.n8n.
+ * is n8n's data folder, by default where n8n itself looks: $N8N_USER_FOLDER/.n8n, else ~/.n8n.
  *
  * `npm run pack-for-n8n` (`--pack-only`) builds and packs only, for an n8n in Docker: the README copies
  * the tarball into the container and installs it there.
@@ -23,13 +23,13 @@ export const PACK_ONLY = '--pack-only';
 /**
  * The n8n folder the command installs into, from its arguments and environment: the folder given
  * (relative to where `npm run` was typed, INIT_CWD: npm runs scripts in the package's folder), else
- * n8n's own choice. A folder with a `.n8n` folder in it is N8N_USER_FOLDER, not n8n's data folder:
- * refused, naming the one meant.
+ * where n8n looks: `.n8n` in N8N_USER_FOLDER, else in HOME. A folder with a `.n8n` folder in it is an
+ * N8N_USER_FOLDER, not n8n's data folder: refused, naming the one meant.
  */
 export function n8nFolderFrom(args: string[], env: NodeJS.ProcessEnv): string {
 	if (args.length > 1 || args[0]?.startsWith('-'))
 		throw new Error('Usage: npm run install-into-n8n -- [n8n folder, default ~/.n8n]');
-	if (args.length === 0) return join(env.N8N_USER_FOLDER || homedir(), '.n8n');
+	if (args.length === 0) return join(env.N8N_USER_FOLDER || env.HOME || homedir(), '.n8n');
 	const folder = resolve(env.INIT_CWD ?? process.cwd(), args[0]);
 	if (existsSync(join(folder, '.n8n')))
 		throw new Error(
