@@ -2,7 +2,7 @@ import { mkdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { N8nInstance } from './n8n-instance';
-import { installAsCommunityPackage, packFolder, packThisPackage } from './package-tarball';
+import { installIntoN8n, packFolder, packThisPackage } from './package-tarball';
 import { N8nRestClient } from './rest-client';
 import { bcryptHash, isN8n1, provisionRuntime, requireFromN8n, type N8nRuntime } from './runtime';
 import {
@@ -79,7 +79,11 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 			async (folder) => await packFolder(folder, join(options.workFolder, 'pack-others')),
 		),
 	);
-	const packageFolder = await installAsCommunityPackage(runtime, userFolder, tarball, others);
+	const packageFolder = await installIntoN8n(
+		join(userFolder, '.n8n'),
+		[tarball, ...others],
+		runtime.nodeBinFolder,
+	);
 
 	const n8n = new N8nInstance({
 		runtime,
@@ -109,21 +113,35 @@ export async function startN8nWithPackage(options: N8nWithPackageOptions): Promi
 	}
 
 	log(`Starting n8n on ${n8n.baseUrl}…`);
+	const rest = await startWithPackageLoaded(runtime, n8n, options.owner);
+	return { runtime, n8n, rest, packageFolder, tarball };
+}
+
+/**
+ * Starts n8n, logs in as the owner (set up first on n8n 1.x) and checks that n8n offers the
+ * package's node types, as the editor's nodes panel asks for them; stops n8n when any of it fails.
+ * Returns the logged-in client.
+ */
+export async function startWithPackageLoaded(
+	runtime: N8nRuntime,
+	n8n: N8nInstance,
+	owner: { email: string; password: string },
+): Promise<N8nRestClient> {
 	await n8n.start();
 	try {
 		const rest = new N8nRestClient(
 			n8n.baseUrl,
 			requireFromN8n<{ parse: (text: string) => unknown }>(runtime, 'flatted').parse,
 		);
-		if (isN8n1(runtime)) await rest.setUpOwnerOnce(options.owner);
-		await rest.login(options.owner.email, options.owner.password);
+		if (isN8n1(runtime)) await rest.setUpOwnerOnce(owner);
+		await rest.login(owner.email, owner.password);
 		const nodeTypes = await rest.nodeTypeNames();
 		const missing = PACKAGE_NODE_TYPES.filter((type) => !nodeTypes.includes(type));
 		if (missing.length > 0)
 			throw new Error(
 				`n8n started but did not load ${missing.join(', ')} from the installed package.\nn8n log:\n${n8n.logTail()}`,
 			);
-		return { runtime, n8n, rest, packageFolder, tarball };
+		return rest;
 	} catch (error) {
 		await n8n.stop();
 		throw error;

@@ -3,21 +3,26 @@ import { join } from 'node:path';
 
 import { REPO_ROOT } from './paths';
 import { runCommand } from './processes';
-import type { N8nRuntime } from './runtime';
 
-const PACKAGE_NAME = 'n8n-nodes-wootric';
+export const PACKAGE_NAME = 'n8n-nodes-wootric';
 
 /**
  * Builds this package from scratch (an old dist/ could hide a file the build no longer makes) and
- * packs it with `npm pack`, exactly what the registry would get. Returns the tarball's path: the one
- * E2E_PACKAGE_TARBALL names where it is set (CI packs once for every suite, as a release does).
+ * packs it with `npm pack` into `destination`, exactly what the registry would get. Returns the
+ * tarball's path.
  */
-export async function packThisPackage(destination: string): Promise<string> {
-	const packed = process.env.E2E_PACKAGE_TARBALL;
-	if (packed) return packed;
+export async function buildAndPack(destination: string): Promise<string> {
 	rmSync(join(REPO_ROOT, 'dist'), { recursive: true, force: true });
 	await runCommand('npm', ['run', 'build'], { cwd: REPO_ROOT });
 	return await packFolder(REPO_ROOT, destination);
+}
+
+/**
+ * The tarball the e2e suites install: the one E2E_PACKAGE_TARBALL names where it is set (CI packs
+ * once for every suite, as a release does), else a fresh buildAndPack.
+ */
+export async function packThisPackage(destination: string): Promise<string> {
+	return process.env.E2E_PACKAGE_TARBALL ?? (await buildAndPack(destination));
 }
 
 /** `npm pack` of a package's folder into `destination`; returns the tarball's path. */
@@ -33,22 +38,27 @@ export async function packFolder(folder: string, destination: string): Promise<s
 }
 
 /**
- * Installs the tarball into `<userFolder>/.n8n/nodes` as a community package: a folder with a tiny
- * package.json and `npm install <tgz>`, with `others` (tarballs of other community packages) beside
- * it. Returns the installed package's folder.
+ * Installs tarballs (this package's first, then any other community packages) into
+ * `<n8nFolder>/nodes`, n8n's community packages folder, as the README's command line does: `npm
+ * install --legacy-peer-deps` there. `n8nFolder` is n8n's data folder, `<N8N_USER_FOLDER>/.n8n`.
+ * `nodeBinFolder` goes first on npm's PATH: the Node that runs n8n. Returns the installed package's
+ * folder.
  */
-export async function installAsCommunityPackage(
-	runtime: N8nRuntime,
-	userFolder: string,
-	tarball: string,
-	others: string[] = [],
+export async function installIntoN8n(
+	n8nFolder: string,
+	tarballs: string[],
+	nodeBinFolder?: string,
 ): Promise<string> {
-	const nodesFolder = join(userFolder, '.n8n', 'nodes');
+	const nodesFolder = join(n8nFolder, 'nodes');
 	mkdirSync(nodesFolder, { recursive: true });
-	writeFileSync(
-		join(nodesFolder, 'package.json'),
-		`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
-	);
+	// n8n keeps the list of the packages it installed in this package.json: kept where there is one.
+	// Without one npm would install into a node_modules further up, where n8n never looks.
+	const manifest = join(nodesFolder, 'package.json');
+	if (!existsSync(manifest))
+		writeFileSync(
+			manifest,
+			`${JSON.stringify({ name: 'installed-nodes', private: true, dependencies: {} }, null, 2)}\n`,
+		);
 	// --legacy-peer-deps: n8n's own installer deletes peerDependencies before installing (its
 	// community packages service); npm would otherwise add a second n8n-workflow next to n8n's.
 	await runCommand(
@@ -60,12 +70,13 @@ export async function installAsCommunityPackage(
 			'--ignore-scripts',
 			'--legacy-peer-deps',
 			'--package-lock=false',
-			tarball,
-			...others,
+			...tarballs,
 		],
 		{
 			cwd: nodesFolder,
-			env: { ...process.env, PATH: `${runtime.nodeBinFolder}:${process.env.PATH ?? ''}` },
+			env: nodeBinFolder
+				? { ...process.env, PATH: `${nodeBinFolder}:${process.env.PATH ?? ''}` }
+				: process.env,
 		},
 	);
 	const installed = join(nodesFolder, 'node_modules', PACKAGE_NAME);

@@ -7,7 +7,7 @@ import {
 	type N8nWithPackage,
 	type N8nWithPackageOptions,
 } from './n8n-with-package';
-import { installAsCommunityPackage } from './package-tarball';
+import { installIntoN8n } from './package-tarball';
 import { freePort } from './processes';
 import { startQueueServices, type QueueServices } from './queue-services';
 
@@ -56,7 +56,7 @@ export async function startQueueCluster(
 	): Promise<void> => {
 		const userFolder = join(options.workFolder, `${role}-${index}`);
 		mkdirSync(userFolder, { recursive: true });
-		await installAsCommunityPackage(main!.runtime, userFolder, main!.tarball);
+		await installIntoN8n(join(userFolder, '.n8n'), [main!.tarball], main!.runtime.nodeBinFolder);
 		const instance = new N8nInstance({
 			runtime: main!.runtime,
 			userFolder,

@@ -4,20 +4,22 @@
  * read its request log and its store). One n8n serves the whole file; see scripts/e2e/ for how it
  * is set up.
  */
-import { lstatSync, readFileSync } from 'node:fs';
+import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { CliExecutionError } from '../../scripts/e2e/n8n-instance';
+import { CliExecutionError, N8nInstance } from '../../scripts/e2e/n8n-instance';
 import {
 	PACKAGE_CREDENTIAL_TYPES,
 	PACKAGE_NODE_TYPES,
 	startN8nWithPackage,
+	startWithPackageLoaded,
 	type N8nWithPackage,
 } from '../../scripts/e2e/n8n-with-package';
-import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
+import { EXAMPLES_FOLDER, REPO_ROOT } from '../../scripts/e2e/paths';
 import { isN8n1 } from '../../scripts/e2e/runtime';
 import { burstSize } from '../../scripts/e2e/version-checks';
-import { delay, waitFor } from '../../scripts/e2e/processes';
+import { delay, freePort, runCommand, waitFor } from '../../scripts/e2e/processes';
 import type { Ticket, TicketServer } from '../../scripts/e2e/ticket-server';
 import {
 	readWorkflows,
@@ -34,6 +36,7 @@ import { addResponse, changeResponse, createEndUser, type FakeWootric } from '..
 import { localMidnight, localParts } from '../fake/datetime';
 import { npsCategory } from '../fake/resources/responses';
 import type { SurveyResponse } from '../fake/store';
+import { afterNpmCi, readmeInstallCommands } from '../support/readme-install';
 import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
 import { StrangerServer } from '../support/stranger';
 import { outputOf, RequestLog } from './helpers';
@@ -270,6 +273,38 @@ describe('installed from the packed tarball', () => {
 			// Multi-Language reads a CSV's language column.
 			expect(await languages('sendCsv')).toEqual(['multi_language', 'EN', 'ES', 'DE']);
 		},
+	);
+});
+
+describe("installed from a clone as the README's Install in n8n says", () => {
+	step(
+		'its command for n8n installed with npm installs into a fresh N8N_USER_FOLDER, where n8n then offers the nodes and the credential',
+		async () => {
+			const userFolder = mkdtempSync(join(tmpdir(), 'n8n-wootric-readme-install-'));
+			const n8n = new N8nInstance({
+				runtime: demo.runtime,
+				userFolder,
+				port: await freePort(),
+				owner: demo.n8n.owner,
+			});
+			try {
+				// The README's command as typed, in this clone (whose `npm ci` the suite runs on).
+				const [command] = readmeInstallCommands().npmInstalled;
+				await runCommand('sh', ['-c', afterNpmCi(command)], {
+					cwd: REPO_ROOT,
+					env: { ...process.env, N8N_USER_FOLDER: userFolder },
+				});
+				const rest = await startWithPackageLoaded(demo.runtime, n8n, OWNER);
+				expect(await rest.nodeTypeNames()).toEqual(expect.arrayContaining(PACKAGE_NODE_TYPES));
+				expect(await rest.credentialTypeNames()).toEqual(
+					expect.arrayContaining(PACKAGE_CREDENTIAL_TYPES),
+				);
+			} finally {
+				await n8n.stop();
+				rmSync(userFolder, { recursive: true, force: true });
+			}
+		},
+		240_000,
 	);
 });
 
