@@ -83,7 +83,7 @@ export class DemoWatch {
 		this.tell(
 			'sign-in',
 			String(request.status),
-			`The sandbox refused a sign-in (${request.status}): the credential "${credential}" no longer matches it. Set it back to the login printed below "Fake Wootric API (sandbox)", or choose "${credential}" in the workflow's Wootric nodes.`,
+			`The sandbox refused a sign-in (${request.status}): check the credential "${credential}" against the login printed above under "Fake Wootric API (sandbox)", and that the workflow's Wootric nodes use it.`,
 		);
 	}
 
@@ -98,7 +98,7 @@ export class DemoWatch {
 			.reverse()) {
 			const { error } = (await rest.finishedExecution(id)).data.resultData;
 			this.say(
-				`"${workflowName}" failed${error ? `: ${error.message}` : ''}. See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
+				`"${workflowName}" failed${error ? `: ${error.message.replace(/\.$/, '')}` : ''}. See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
 			);
 		}
 	}

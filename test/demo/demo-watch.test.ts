@@ -108,7 +108,7 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 		await signIn({ grant_type: 'password', username: email, password: 'changed' });
 
 		expect(lines).toEqual([
-			'The sandbox refused a sign-in (400): the credential "Wootric sandbox" no longer matches it. Set it back to the login printed below "Fake Wootric API (sandbox)", or choose "Wootric sandbox" in the workflow\'s Wootric nodes.',
+			'The sandbox refused a sign-in (400): check the credential "Wootric sandbox" against the login printed above under "Fake Wootric API (sandbox)", and that the workflow\'s Wootric nodes use it.',
 		]);
 	});
 
@@ -122,7 +122,7 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 					data: {
 						resultData: {
 							runData: {},
-							error: { message: 'Node "Get End User" has no credentials set' },
+							error: { message: 'Node "Get End User" has no credentials set.' },
 						},
 					},
 				}) as unknown as RestExecution,
