@@ -38,10 +38,20 @@ export class DemoWatch {
 		private readonly facts: DemoFacts,
 	) {}
 
-	/** Watches the sandbox's webhook deliveries and the sign-ins it answers. */
-	watchSandbox(sandbox: FakeWootric): void {
-		sandbox.outgoingWebhooks.answeredListeners.push((delivery) => this.delivered(delivery));
-		sandbox.answeredHooks.push((request) => this.signInAnswered(request));
+	/**
+	 * Watches the sandbox's webhook deliveries and the sign-ins it answers, until the function
+	 * returned is called.
+	 */
+	watchSandbox(sandbox: FakeWootric): () => void {
+		const delivered = (delivery: WebhookDelivery) => this.delivered(delivery);
+		const answered = (request: FakeRequest) => this.signInAnswered(request);
+		sandbox.outgoingWebhooks.answeredListeners.push(delivered);
+		sandbox.answeredHooks.push(answered);
+		return () => {
+			const { answeredListeners } = sandbox.outgoingWebhooks;
+			answeredListeners.splice(answeredListeners.indexOf(delivered), 1);
+			sandbox.answeredHooks.splice(sandbox.answeredHooks.indexOf(answered), 1);
+		};
 	}
 
 	/**

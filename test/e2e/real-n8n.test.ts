@@ -8,6 +8,7 @@ import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { DemoWatch } from '../../scripts/e2e/demo-watch';
 import { CliExecutionError, N8nInstance } from '../../scripts/e2e/n8n-instance';
 import {
 	PACKAGE_CREDENTIAL_TYPES,
@@ -1090,6 +1091,37 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 		fake.outgoingWebhooks.removeAll();
 		await demo?.rest.deactivate(INSTANT_WORKFLOW.id);
 	});
+
+	step(
+		"not published yet: n8n answers the sandbox's webhook 404, and npm run dev's terminal says to publish it",
+		async () => {
+			const lines: string[] = [];
+			const watch = new DemoWatch((line) => lines.push(line), {
+				n8nUrl: demo.n8n.baseUrl,
+				n8nLogFile: demo.n8n.logFile,
+				instantWorkflow: INSTANT_WORKFLOW.name,
+				credential: SANDBOX_CREDENTIAL.name,
+			});
+			const unwatch = watch.watchSandbox(fake);
+			fake.outgoingWebhooks.register({ url: scenarios.productionUrlOf(INSTANT_WORKFLOW) });
+			try {
+				// A promoter, whom no detractor workflow of the later steps takes for one of theirs.
+				const ivy = createEndUser(fake.account, fake.store, 'ivy@example.com');
+				addResponse(fake.account, fake.store, { endUserId: ivy.id, score: 10 });
+				await fake.outgoingWebhooks.settled();
+			} finally {
+				fake.outgoingWebhooks.removeAll();
+				unwatch();
+			}
+
+			expect(fake.outgoingWebhooks.deliveries.at(-1)?.status).toBe(404);
+			expect(lines).toEqual([
+				expect.stringContaining(
+					`to "${INSTANT_WORKFLOW.name}" and n8n answered 404: the workflow is not published. Open it in ${demo.n8n.baseUrl}, click Publish`,
+				),
+			]);
+		},
+	);
 
 	step(
 		'a detractor gets the ticket at the score; the comment written a minute later goes to that ticket, which carries it',
