@@ -7,10 +7,18 @@ import type { N8nRestClient } from './rest-client';
 export interface DemoFacts {
 	n8nUrl: string;
 	n8nLogFile: string;
+	/** How this n8n's editor publishes a workflow (publishStep). */
+	publish: string;
 	/** The example workflow the sandbox sends its webhooks to. */
 	instantWorkflow: string;
 	credential: string;
+	/** The sandbox's secret for its webhooks: the credential's Webhook Secret Token checks with it. */
+	webhookSecret: string;
 }
+
+/** How the editor publishes a workflow: n8n 2.x's Publish button, 1.x's Active toggle. */
+export const publishStep = (n8n1: boolean): string =>
+	n8n1 ? 'switch it to Active' : 'click Publish';
 
 /** What the watch reads of n8n's executions. */
 type ExecutionsList = Pick<N8nRestClient, 'newestFailedExecutions' | 'finishedExecution'>;
@@ -20,10 +28,10 @@ const EXECUTIONS_EVERY_MS = 5_000;
 
 /**
  * What `npm run dev` says when the demo does not go as its banner says, one line each with what to
- * do: a webhook n8n did not take (a 404: the instant workflow is not published), a sign-in the
- * sandbox refused (the credential no longer matches it), an execution that failed (a credential
- * left unset, among others), which otherwise show only in the fake's log, n8n's log file or its
- * executions list.
+ * do: a webhook n8n did not take (a 404: the instant workflow is not published; a 401: the
+ * credential's Webhook Secret Token is not the sandbox's), a sign-in the sandbox refused (the
+ * credential no longer matches it), an execution that failed (a credential left unset, among
+ * others), which otherwise show only in the fake's log, n8n's log file or its executions list.
  *
  * State: the webhook and sign-in causes told since the last success of their kind (a handful of
  * strings: a cause is told once, not at each delivery or poll, and again once it came back after a
@@ -57,21 +65,34 @@ export class DemoWatch {
 	}
 
 	private delivered(delivery: WebhookDelivery): void {
-		const { instantWorkflow, n8nUrl, n8nLogFile } = this.facts;
-		if (delivery.status !== undefined && delivery.status < 300) return this.wentRight('webhook');
+		const { instantWorkflow, n8nUrl, n8nLogFile, publish, credential, webhookSecret } = this.facts;
+		const { status } = delivery;
+		if (status !== undefined && status < 300) return this.wentRight('webhook');
 		const what = `The sandbox sent a webhook (${delivery.event} of ${delivery.recordId}) to "${instantWorkflow}"`;
-		if (delivery.status === 404)
+		const again = 'then run "Record a detractor" again.';
+		if (status === undefined)
+			return this.tell(
+				'webhook',
+				'no answer',
+				`${what} and got no answer (${delivery.error}): is n8n still running? Its log: ${n8nLogFile}.`,
+			);
+		if (status === 404)
 			return this.tell(
 				'webhook',
 				'404',
-				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, click Publish, then run "Record a detractor" again.`,
+				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, ${publish}, ${again}`,
 			);
-		const answer =
-			delivery.status === undefined ? `no answer (${delivery.error})` : delivery.status;
+		// The Wootric Webhook Trigger's answer to a signature its credential's secret does not check.
+		if (status === 401)
+			return this.tell(
+				'webhook',
+				'401',
+				`${what} and n8n answered 401: the Webhook Secret Token of its trigger's credential ("${credential}") is not the sandbox's. Set it to ${webhookSecret}, ${again}`,
+			);
 		this.tell(
 			'webhook',
-			String(answer),
-			`${what} and got ${answer}: is n8n still running? Its log: ${n8nLogFile}.`,
+			String(status),
+			`${what} and n8n answered ${status}. See its executions, ${n8nUrl}/home/executions, and its log: ${n8nLogFile}.`,
 		);
 	}
 

@@ -1,15 +1,17 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
-import { DemoWatch } from '../../scripts/e2e/demo-watch';
+import { DemoWatch, publishStep, type DemoFacts } from '../../scripts/e2e/demo-watch';
 import type { FailedExecution, RestExecution } from '../../scripts/e2e/rest-client';
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 
-const FACTS = {
+const FACTS: DemoFacts = {
 	n8nUrl: 'http://127.0.0.1:5678',
 	n8nLogFile: '/tmp/n8n-dev/n8n.log',
+	publish: publishStep(false),
 	instantWorkflow: 'New detractor → ticket (instant)',
 	credential: 'Wootric sandbox',
+	webhookSecret: 'whsec-us-5f0c2a9e',
 };
 
 /**
@@ -57,17 +59,31 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 		await answer.arrayBuffer();
 	}
 
-	it('a webhook answered 404: one line that says to publish the instant workflow, however many deliveries meet it', async () => {
+	const publishLine = (n8n1: boolean) =>
+		new RegExp(
+			`^The sandbox sent a webhook \\(response_created of \\d+\\) to "New detractor → ticket \\(instant\\)" and n8n answered 404: the workflow is not published\\. Open it in http://127\\.0\\.0\\.1:5678, ${n8n1 ? 'switch it to Active' : 'click Publish'}, then run "Record a detractor" again\\.$`,
+		);
+
+	it('a webhook answered 404: one line that says to publish the instant workflow, however many deliveries and retries meet it', async () => {
+		// The service's retry: the same delivery sent again once the first is answered.
+		sandbox.outgoingWebhooks.faults.inject({ fault: { kind: 'duplicate' }, times: 2 });
 		await recordDetractors(3);
 
 		expect(sandbox.outgoingWebhooks.deliveries.map(({ status }) => status)).toEqual([
-			404, 404, 404,
+			404, 404, 404, 404, 404,
 		]);
-		expect(lines).toEqual([
-			expect.stringMatching(
-				/^The sandbox sent a webhook \(response_created of \d+\) to "New detractor → ticket \(instant\)" and n8n answered 404: the workflow is not published\. Open it in http:\/\/127\.0\.0\.1:5678, click Publish, then run "Record a detractor" again\.$/,
-			),
-		]);
+		expect(lines).toEqual([expect.stringMatching(publishLine(false))]);
+	});
+
+	it("names n8n 1.x's Active toggle where 2.x has Publish", async () => {
+		const onN8n1: string[] = [];
+		new DemoWatch((line) => onN8n1.push(line), {
+			...FACTS,
+			publish: publishStep(true),
+		}).watchSandbox(sandbox);
+		await recordDetractors(1);
+
+		expect(onN8n1).toEqual([expect.stringMatching(publishLine(true))]);
 	});
 
 	it('says nothing while n8n takes the webhooks, and tells again when they fail once more', async () => {
@@ -87,13 +103,35 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 		expect(lines.every((line) => line.includes('click Publish'))).toBe(true);
 	});
 
-	it('another failing answer: the status and where to look', async () => {
-		receiverStatus = 500;
-		await recordDetractors(1);
+	it("a webhook answered 401: the trigger's credential lacks the sandbox's Webhook Secret Token, and which it is", async () => {
+		receiverStatus = 401;
+		await recordDetractors(2);
 
 		expect(lines).toEqual([
 			expect.stringMatching(
-				/and got 500: is n8n still running\? Its log: \/tmp\/n8n-dev\/n8n\.log\.$/,
+				/ and n8n answered 401: the Webhook Secret Token of its trigger's credential \("Wootric sandbox"\) is not the sandbox's\. Set it to whsec-us-5f0c2a9e, then run "Record a detractor" again\.$/,
+			),
+		]);
+	});
+
+	it("another failing answer: the status, n8n's executions list and its log", async () => {
+		receiverStatus = 500;
+		await recordDetractors(2);
+
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/ and n8n answered 500\. See its executions, http:\/\/127\.0\.0\.1:5678\/home\/executions, and its log: \/tmp\/n8n-dev\/n8n\.log\.$/,
+			),
+		]);
+	});
+
+	it('no answer at all: whether n8n still runs, and its log', async () => {
+		receiver.close();
+		await recordDetractors(2);
+
+		expect(lines).toEqual([
+			expect.stringMatching(
+				/ and got no answer \(.*ECONNREFUSED.*\): is n8n still running\? Its log: \/tmp\/n8n-dev\/n8n\.log\.$/,
 			),
 		]);
 	});
