@@ -21,10 +21,16 @@ export const publishStep = (n8n1: boolean): string =>
 	n8n1 ? 'switch it to Active' : 'click Publish';
 
 /** What the watch reads of n8n's executions. */
-type ExecutionsList = Pick<N8nRestClient, 'newestFailedExecutions' | 'finishedExecution'>;
+type ExecutionsList = Pick<N8nRestClient, 'newestExecutions' | 'finishedExecution'>;
 
 /** How often the watch looks at n8n's executions list. */
 const EXECUTIONS_EVERY_MS = 5_000;
+
+/** The statuses of an execution that ended: a failure is told, a success clears its workflow's. */
+const ENDED = ['success', 'error', 'crashed'];
+
+/** n8n's messages mostly end with a full stop, some do not. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
 
 /**
  * What `npm run dev` says when the demo does not go as its banner says, one line each with what to
@@ -33,13 +39,14 @@ const EXECUTIONS_EVERY_MS = 5_000;
  * credential no longer matches it), an execution that failed (a credential left unset, among
  * others), which otherwise show only in the fake's log, n8n's log file or its executions list.
  *
- * State: the webhook and sign-in causes told since the last success of their kind (a handful of
- * strings: a cause is told once, not at each delivery or poll, and again once it came back after a
- * success); the newest failed execution seen (one id), so that each is told once.
+ * State: the causes told since the last success of their kind (a handful of strings: a cause is
+ * told once, not at each delivery, retry or failed poll, and again once it came back after a
+ * success); the ids on the executions list's first page at the last look (at most 100), so that
+ * each execution is looked at once, also one that ends after a newer one.
  */
 export class DemoWatch {
 	private readonly told = new Set<string>();
-	private newestFailedSeen?: number;
+	private listedBefore?: Set<string>;
 
 	constructor(
 		private readonly say: (line: string) => void,
@@ -53,15 +60,21 @@ export class DemoWatch {
 	}
 
 	/**
-	 * Looks at n8n's executions list every few seconds, until the function returned is called; what
-	 * failed before the first look is not told.
+	 * Looks at n8n's executions list every few seconds, one look at a time, until the function
+	 * returned is called; what ended before the first look is not told.
 	 */
 	watchExecutions(rest: ExecutionsList, everyMs = EXECUTIONS_EVERY_MS): () => void {
-		const look = () => this.lookAtExecutions(rest).catch(() => undefined);
+		let stopped = false;
+		let next: NodeJS.Timeout | undefined;
+		const look = async () => {
+			await this.lookAtExecutions(rest).catch(() => undefined);
+			if (!stopped) next = setTimeout(() => void look(), everyMs).unref();
+		};
 		void look();
-		const timer = setInterval(() => void look(), everyMs);
-		timer.unref();
-		return () => clearInterval(timer);
+		return () => {
+			stopped = true;
+			clearTimeout(next);
+		};
 	}
 
 	private delivered(delivery: WebhookDelivery): void {
@@ -109,17 +122,23 @@ export class DemoWatch {
 	}
 
 	private async lookAtExecutions(rest: ExecutionsList): Promise<void> {
-		const failed = await rest.newestFailedExecutions();
-		const newest = Math.max(0, ...failed.map(({ id }) => Number(id)));
-		const seen = this.newestFailedSeen;
-		this.newestFailedSeen = Math.max(seen ?? 0, newest);
-		if (seen === undefined) return;
-		for (const { id, workflowId, workflowName } of failed
-			.filter((execution) => Number(execution.id) > seen)
+		const listed = await rest.newestExecutions(undefined, ENDED);
+		const before = this.listedBefore;
+		this.listedBefore = new Set(listed.map(({ id }) => id));
+		if (before === undefined) return;
+		for (const { id, workflowId, workflowName, status } of listed
+			.filter((execution) => !before.has(execution.id))
 			.reverse()) {
-			const { error } = (await rest.finishedExecution(id)).data.resultData;
-			this.say(
-				`"${workflowName}" failed${error ? `: ${error.message}` : ''}. See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
+			const kind = `execution ${workflowId}`;
+			if (status === 'success') {
+				this.wentRight(kind);
+				continue;
+			}
+			const message = (await rest.finishedExecution(id)).data.resultData.error?.message ?? '';
+			this.tell(
+				kind,
+				message,
+				`"${workflowName}" failed${message ? `: ${sentence(message)}` : '.'} See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
 			);
 		}
 	}

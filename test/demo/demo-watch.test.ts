@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 
 import { DemoWatch, publishStep, type DemoFacts } from '../../scripts/e2e/demo-watch';
-import type { FailedExecution, RestExecution } from '../../scripts/e2e/rest-client';
+import type { ListedExecution, RestExecution } from '../../scripts/e2e/rest-client';
 import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 
 const FACTS: DemoFacts = {
@@ -150,47 +150,111 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 		]);
 	});
 
-	it("a failed execution: its workflow, n8n's error and the link to it, once; what failed before the demo's first look is not told", async () => {
-		const failed: FailedExecution[] = [execution('7')];
-		const executions = {
-			newestFailedExecutions: async () => [...failed].reverse(),
-			finishedExecution: async (id: string) =>
-				({
-					id,
-					data: {
-						resultData: {
-							runData: {},
-							error: { message: 'Node "Get End User" has no credentials set' },
-						},
-					},
-				}) as unknown as RestExecution,
-		};
-		const lookedAt = jest.spyOn(executions, 'newestFailedExecutions');
-		const stop = watch.watchExecutions(executions, 50);
+	it("a failed execution: its workflow, n8n's error and the link to it; what ended before the demo's first look is not told", async () => {
+		const executions = new ExecutionsList();
+		executions.end(RECORD, 'error', 'Wootric refused the sign-in (400).');
+		const stop = watch.watchExecutions(executions, 20);
 		try {
-			await waitUntil(() => lookedAt.mock.calls.length >= 1);
-			failed.push(execution('8'));
-			const looks = lookedAt.mock.calls.length;
-			await waitUntil(() => lookedAt.mock.calls.length >= looks + 3);
+			await executions.nextLooks(2);
+			executions.end(RECORD, 'error', 'Node "Find the End User" has no credentials set');
+			await executions.nextLooks(2);
 		} finally {
 			stop();
 		}
 
 		expect(lines).toEqual([
-			'"Record a detractor" failed: Node "Get End User" has no credentials set. See which node and why: http://127.0.0.1:5678/workflow/wf1/executions/8',
+			'"Record a detractor" failed: Node "Find the End User" has no credentials set. See which node and why: http://127.0.0.1:5678/workflow/exRecordScore/executions/2',
+		]);
+	});
+
+	it('a workflow failing the same way again (a poll each minute) is told once, and again after it succeeded; one that ends after a newer one is told too', async () => {
+		const executions = new ExecutionsList();
+		const refused = 'Wootric refused the sign-in (400).';
+		const stop = watch.watchExecutions(executions, 20);
+		try {
+			await executions.nextLooks(1);
+			executions.end(SAFETY_NET, 'error', refused);
+			executions.end(SAFETY_NET, 'error', refused);
+			executions.end(RECORD, 'error', refused);
+			await executions.nextLooks(2);
+			executions.end(SAFETY_NET, 'error', refused);
+			await executions.nextLooks(2);
+			executions.end(SAFETY_NET, 'success');
+			executions.end(SAFETY_NET, 'error', refused);
+			const stillRunning = executions.start(SAFETY_NET);
+			executions.end(RECORD, 'success');
+			await executions.nextLooks(2);
+			executions.ended(stillRunning, 'error', 'The ticket endpoint answered 500');
+			await executions.nextLooks(2);
+		} finally {
+			stop();
+		}
+
+		const link = (workflow: { workflowId: string }, id: number) =>
+			`See which node and why: http://127.0.0.1:5678/workflow/${workflow.workflowId}/executions/${id}`;
+		expect(lines).toEqual([
+			`"New detractor → ticket (safety net)" failed: ${refused} ${link(SAFETY_NET, 1)}`,
+			`"Record a detractor" failed: ${refused} ${link(RECORD, 3)}`,
+			`"New detractor → ticket (safety net)" failed: ${refused} ${link(SAFETY_NET, 6)}`,
+			`"New detractor → ticket (safety net)" failed: The ticket endpoint answered 500. ${link(SAFETY_NET, 7)}`,
 		]);
 	});
 });
 
-function execution(id: string): FailedExecution {
-	return {
-		id,
-		workflowId: 'wf1',
-		workflowName: 'Record a detractor',
-		status: 'error',
-		mode: 'manual',
-		startedAt: '2026-11-28T10:00:00.000Z',
-	};
+const RECORD = { workflowId: 'exRecordScore', workflowName: 'Record a detractor' };
+const SAFETY_NET = {
+	workflowId: 'exDetractorNet',
+	workflowName: 'New detractor → ticket (safety net)',
+};
+
+/** n8n's executions list as the watch reads it: newest first, ids in start order. */
+class ExecutionsList {
+	private readonly executions: ListedExecution[] = [];
+	private readonly errors = new Map<string, string>();
+	private looks = 0;
+
+	async newestExecutions(
+		_workflowId: string | undefined,
+		statuses: readonly string[] = [],
+	): Promise<ListedExecution[]> {
+		this.looks++;
+		return this.executions.filter(({ status }) => statuses.includes(status)).reverse();
+	}
+
+	async finishedExecution(id: string): Promise<RestExecution> {
+		const message = this.errors.get(id);
+		return {
+			id,
+			data: { resultData: { runData: {}, ...(message ? { error: { message } } : {}) } },
+		} as RestExecution;
+	}
+
+	start(workflow: typeof RECORD): ListedExecution {
+		const execution = {
+			...workflow,
+			id: String(this.executions.length + 1),
+			status: 'running',
+			mode: 'trigger',
+			startedAt: '2026-11-28T10:00:00.000Z',
+		};
+		this.executions.push(execution);
+		return execution;
+	}
+
+	ended(execution: ListedExecution, status: string, message?: string): void {
+		execution.status = status;
+		if (message) this.errors.set(execution.id, message);
+	}
+
+	end(workflow: typeof RECORD, status: string, message?: string): void {
+		this.ended(this.start(workflow), status, message);
+	}
+
+	/** Resolves once `count` more looks have started: all but the last have ended. */
+	async nextLooks(count: number): Promise<void> {
+		const looks = this.looks + count;
+		await waitUntil(() => this.looks >= looks);
+	}
 }
 
 async function waitUntil(done: () => boolean, timeoutMs = 5_000): Promise<void> {
