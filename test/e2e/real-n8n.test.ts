@@ -8,6 +8,7 @@ import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+import { DemoWatch, publishStep } from '../../scripts/e2e/demo-watch';
 import { CliExecutionError, N8nInstance } from '../../scripts/e2e/n8n-instance';
 import {
 	PACKAGE_CREDENTIAL_TYPES,
@@ -1090,6 +1091,39 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 		fake.outgoingWebhooks.removeAll();
 		await demo?.rest.deactivate(INSTANT_WORKFLOW.id);
 	});
+
+	step(
+		'not published, its Production URL answers the webhook 404, and npm run dev says to publish it',
+		async () => {
+			const url = scenarios.productionUrlOf(INSTANT_WORKFLOW);
+			const publish = publishStep(isN8n1(demo.runtime));
+			const lines: string[] = [];
+			new DemoWatch((line) => lines.push(line), {
+				n8nUrl: demo.n8n.baseUrl,
+				n8nLogFile: demo.n8n.logFile,
+				publish,
+				instantWorkflow: INSTANT_WORKFLOW.name,
+				credential: SANDBOX_CREDENTIAL.name,
+				webhookSecret: fake.credentials.webhookSecret,
+			}).watchSandbox(fake);
+			fake.outgoingWebhooks.register({ url });
+			const gus = createEndUser(fake.account, fake.store, 'gus@example.com');
+			addResponse(fake.account, fake.store, { endUserId: gus.id, score: 2 });
+			await fake.outgoingWebhooks.settled();
+			fake.outgoingWebhooks.removeAll();
+
+			expect(
+				fake.outgoingWebhooks.deliveries
+					.filter((delivery) => delivery.url === url)
+					.map((delivery) => delivery.status),
+			).toEqual([404]);
+			expect(lines).toEqual([
+				expect.stringContaining(
+					`and n8n answered 404: the workflow is not published. Open it in ${demo.n8n.baseUrl}, ${publish}, then`,
+				),
+			]);
+		},
+	);
 
 	step(
 		'a detractor gets the ticket at the score; the comment written a minute later goes to that ticket, which carries it',
