@@ -7,81 +7,105 @@ import type { N8nRestClient } from './rest-client';
 export interface DemoFacts {
 	n8nUrl: string;
 	n8nLogFile: string;
+	/** How this n8n's editor publishes a workflow (publishStep). */
+	publish: string;
 	/** The example workflow the sandbox sends its webhooks to. */
 	instantWorkflow: string;
 	credential: string;
+	/** The sandbox's secret for its webhooks: the credential's Webhook Secret Token checks with it. */
+	webhookSecret: string;
 }
 
+/** How the editor publishes a workflow: n8n 2.x's Publish button, 1.x's Active toggle. */
+export const publishStep = (n8n1: boolean): string =>
+	n8n1 ? 'switch it to Active' : 'click Publish';
+
 /** What the watch reads of n8n's executions. */
-type ExecutionsList = Pick<N8nRestClient, 'newestFailedExecutions' | 'finishedExecution'>;
+type ExecutionsList = Pick<N8nRestClient, 'newestExecutions' | 'finishedExecution'>;
 
 /** How often the watch looks at n8n's executions list. */
 const EXECUTIONS_EVERY_MS = 5_000;
 
+/** The statuses of an execution that ended: a failure is told, a success clears its workflow's. */
+const ENDED = ['success', 'error', 'crashed'];
+
+/** n8n's messages mostly end with a full stop, some do not. */
+const sentence = (text: string) => (/[.!?]$/.test(text) ? text : `${text}.`);
+
 /**
  * What `npm run dev` says when the demo does not go as its banner says, one line each with what to
- * do: a webhook n8n did not take (a 404: the instant workflow is not published), a sign-in the
- * sandbox refused (the credential no longer matches it), an execution that failed (a credential
- * left unset, among others), which otherwise show only in the fake's log, n8n's log file or its
- * executions list.
+ * do: a webhook n8n did not take (a 404: the instant workflow is not published; a 401: the
+ * credential's Webhook Secret Token is not the sandbox's), a sign-in the sandbox refused (the
+ * credential no longer matches it), an execution that failed (a credential left unset, among
+ * others), which otherwise show only in the fake's log, n8n's log file or its executions list.
  *
- * State: the webhook and sign-in causes told since the last success of their kind (a handful of
- * strings: a cause is told once, not at each delivery or poll, and again once it came back after a
- * success); the newest failed execution seen (one id), so that each is told once.
+ * State: the causes told since the last success of their kind (a handful of strings: a cause is
+ * told once, not at each delivery, retry or failed poll, and again once it came back after a
+ * success); the ids on the executions list's first page at the last look (at most 100), so that
+ * each execution is looked at once, also one that ends after a newer one.
  */
 export class DemoWatch {
 	private readonly told = new Set<string>();
-	private newestFailedSeen?: number;
+	private listedBefore?: Set<string>;
 
 	constructor(
 		private readonly say: (line: string) => void,
 		private readonly facts: DemoFacts,
 	) {}
 
+	/** Watches the sandbox's webhook deliveries and the sign-ins it answers. */
+	watchSandbox(sandbox: FakeWootric): void {
+		sandbox.outgoingWebhooks.answeredListeners.push((delivery) => this.delivered(delivery));
+		sandbox.answeredHooks.push((request) => this.signInAnswered(request));
+	}
+
 	/**
-	 * Watches the sandbox's webhook deliveries and the sign-ins it answers, until the function
-	 * returned is called.
+	 * Looks at n8n's executions list every few seconds, one look at a time, until the function
+	 * returned is called; what ended before the first look is not told.
 	 */
-	watchSandbox(sandbox: FakeWootric): () => void {
-		const delivered = (delivery: WebhookDelivery) => this.delivered(delivery);
-		const answered = (request: FakeRequest) => this.signInAnswered(request);
-		sandbox.outgoingWebhooks.answeredListeners.push(delivered);
-		sandbox.answeredHooks.push(answered);
+	watchExecutions(rest: ExecutionsList, everyMs = EXECUTIONS_EVERY_MS): () => void {
+		let stopped = false;
+		let next: NodeJS.Timeout | undefined;
+		const look = async () => {
+			await this.lookAtExecutions(rest).catch(() => undefined);
+			if (!stopped) next = setTimeout(() => void look(), everyMs).unref();
+		};
+		void look();
 		return () => {
-			const { answeredListeners } = sandbox.outgoingWebhooks;
-			answeredListeners.splice(answeredListeners.indexOf(delivered), 1);
-			sandbox.answeredHooks.splice(sandbox.answeredHooks.indexOf(answered), 1);
+			stopped = true;
+			clearTimeout(next);
 		};
 	}
 
-	/**
-	 * Looks at n8n's executions list every few seconds, until the function returned is called; what
-	 * failed before the first look is not told.
-	 */
-	watchExecutions(rest: ExecutionsList, everyMs = EXECUTIONS_EVERY_MS): () => void {
-		const look = () => this.lookAtExecutions(rest).catch(() => undefined);
-		void look();
-		const timer = setInterval(() => void look(), everyMs);
-		timer.unref();
-		return () => clearInterval(timer);
-	}
-
 	private delivered(delivery: WebhookDelivery): void {
-		const { instantWorkflow, n8nUrl, n8nLogFile } = this.facts;
-		if (delivery.status !== undefined && delivery.status < 300) return this.wentRight('webhook');
+		const { instantWorkflow, n8nUrl, n8nLogFile, publish, credential, webhookSecret } = this.facts;
+		const { status } = delivery;
+		if (status !== undefined && status < 300) return this.wentRight('webhook');
 		const what = `The sandbox sent a webhook (${delivery.event} of ${delivery.recordId}) to "${instantWorkflow}"`;
-		if (delivery.status === 404)
+		const again = 'then run "Record a detractor" again.';
+		if (status === undefined)
+			return this.tell(
+				'webhook',
+				'no answer',
+				`${what} and got no answer (${delivery.error}): is n8n still running? Its log: ${n8nLogFile}.`,
+			);
+		if (status === 404)
 			return this.tell(
 				'webhook',
 				'404',
-				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, click Publish, then run "Record a detractor" again.`,
+				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, ${publish}, ${again}`,
 			);
-		const answer =
-			delivery.status === undefined ? `no answer (${delivery.error})` : delivery.status;
+		// The Wootric Webhook Trigger's answer to a signature its credential's secret does not check.
+		if (status === 401)
+			return this.tell(
+				'webhook',
+				'401',
+				`${what} and n8n answered 401: the Webhook Secret Token of its trigger's credential ("${credential}") is not the sandbox's. Set it to ${webhookSecret}, ${again}`,
+			);
 		this.tell(
 			'webhook',
-			String(answer),
-			`${what} and got ${answer}: is n8n still running? Its log: ${n8nLogFile}.`,
+			String(status),
+			`${what} and n8n answered ${status}. See its executions, ${n8nUrl}/home/executions, and its log: ${n8nLogFile}.`,
 		);
 	}
 
@@ -93,22 +117,28 @@ export class DemoWatch {
 		this.tell(
 			'sign-in',
 			String(request.status),
-			`The sandbox refused a sign-in (${request.status}): check the credential "${credential}" against the login printed above under "Fake Wootric API (sandbox)", and that the workflow's Wootric nodes use it.`,
+			`The sandbox refused a sign-in (${request.status}): the credential "${credential}" no longer matches it. Set it back to the login printed below "Fake Wootric API (sandbox)", or choose "${credential}" in the workflow's Wootric nodes.`,
 		);
 	}
 
 	private async lookAtExecutions(rest: ExecutionsList): Promise<void> {
-		const failed = await rest.newestFailedExecutions();
-		const newest = Math.max(0, ...failed.map(({ id }) => Number(id)));
-		const seen = this.newestFailedSeen;
-		this.newestFailedSeen = Math.max(seen ?? 0, newest);
-		if (seen === undefined) return;
-		for (const { id, workflowId, workflowName } of failed
-			.filter((execution) => Number(execution.id) > seen)
+		const listed = await rest.newestExecutions(undefined, ENDED);
+		const before = this.listedBefore;
+		this.listedBefore = new Set(listed.map(({ id }) => id));
+		if (before === undefined) return;
+		for (const { id, workflowId, workflowName, status } of listed
+			.filter((execution) => !before.has(execution.id))
 			.reverse()) {
-			const { error } = (await rest.finishedExecution(id)).data.resultData;
-			this.say(
-				`"${workflowName}" failed${error ? `: ${error.message.replace(/\.$/, '')}` : ''}. See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
+			const kind = `execution ${workflowId}`;
+			if (status === 'success') {
+				this.wentRight(kind);
+				continue;
+			}
+			const message = (await rest.finishedExecution(id)).data.resultData.error?.message ?? '';
+			this.tell(
+				kind,
+				message,
+				`"${workflowName}" failed${message ? `: ${sentence(message)}` : '.'} See which node and why: ${this.facts.n8nUrl}/workflow/${workflowId}/executions/${id}`,
 			);
 		}
 	}

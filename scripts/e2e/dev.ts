@@ -12,10 +12,11 @@ import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
 import { FakeWootric, seedDemoData } from '../../test/fake';
-import { DemoWatch } from './demo-watch';
+import { DemoWatch, publishStep } from './demo-watch';
 import { devBanner, ticketChangeLine } from './dev-banner';
 import { N8N_DATABASE_FILE, startN8nWithPackage, type N8nWithPackage } from './n8n-with-package';
 import { EXAMPLES_FOLDER } from './paths';
+import { isN8n1 } from './runtime';
 import { TicketServer } from './ticket-server';
 import {
 	readWorkflows,
@@ -86,8 +87,10 @@ async function main(): Promise<void> {
 	const watch = new DemoWatch(say, {
 		n8nUrl: n8n.baseUrl,
 		n8nLogFile: n8n.logFile,
+		publish: publishStep(isN8n1(demo.runtime)),
 		instantWorkflow: instant?.name ?? '',
 		credential: SANDBOX_CREDENTIAL.name,
+		webhookSecret: sandbox.credentials.webhookSecret,
 	});
 	watch.watchSandbox(sandbox);
 	stopWatching = watch.watchExecutions(demo.rest);

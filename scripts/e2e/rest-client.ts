@@ -53,8 +53,8 @@ export interface ExecutionSummary {
 	stoppedAt?: string | null;
 }
 
-/** A failed execution as the executions list shows it. */
-export interface FailedExecution extends ExecutionSummary {
+/** An execution as the executions list shows it, with its workflow's name. */
+export interface ListedExecution extends ExecutionSummary {
 	workflowName: string;
 }
 
@@ -287,23 +287,18 @@ export class N8nRestClient {
 	}
 
 	/**
-	 * The newest executions of a workflow (the first page of the executions list, up to 100). Only
-	 * the first page: n8n 2.41 pages the list in start order but cuts pages by id, which skips
-	 * executions that started out of id order.
+	 * The newest executions of a workflow (of every workflow when undefined), of any status or of
+	 * these: the first page of the executions list, up to 100. Only the first page: n8n 2.41 pages
+	 * the list in start order but cuts pages by id, which skips executions that started out of id
+	 * order.
 	 */
-	async newestExecutions(workflowId: string): Promise<ExecutionSummary[]> {
-		const { results } = await this.request<{ results: ExecutionSummary[] }>(
+	async newestExecutions(
+		workflowId: string | undefined,
+		statuses: readonly string[] = ExecutionStatusList,
+	): Promise<ListedExecution[]> {
+		const { results } = await this.request<{ results: ListedExecution[] }>(
 			'GET',
-			`/rest/executions?${executionsQuery(workflowId, ExecutionStatusList, 100)}`,
-		);
-		return results;
-	}
-
-	/** The newest failed executions of every workflow (the executions list's first page), newest first. */
-	async newestFailedExecutions(): Promise<FailedExecution[]> {
-		const { results } = await this.request<{ results: FailedExecution[] }>(
-			'GET',
-			`/rest/executions?${executionsQuery(undefined, ['error', 'crashed'], 20)}`,
+			`/rest/executions?${executionsQuery(workflowId, statuses, 100)}`,
 		);
 		return results;
 	}

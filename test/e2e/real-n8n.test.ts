@@ -8,7 +8,7 @@ import { lstatSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-import { DemoWatch } from '../../scripts/e2e/demo-watch';
+import { DemoWatch, publishStep } from '../../scripts/e2e/demo-watch';
 import { CliExecutionError, N8nInstance } from '../../scripts/e2e/n8n-instance';
 import {
 	PACKAGE_CREDENTIAL_TYPES,
@@ -1093,31 +1093,34 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 	});
 
 	step(
-		"not published yet: n8n answers the sandbox's webhook 404, and npm run dev's terminal says to publish it",
+		'not published, its Production URL answers the webhook 404, and npm run dev says to publish it',
 		async () => {
+			const url = scenarios.productionUrlOf(INSTANT_WORKFLOW);
+			const publish = publishStep(isN8n1(demo.runtime));
 			const lines: string[] = [];
-			const watch = new DemoWatch((line) => lines.push(line), {
+			new DemoWatch((line) => lines.push(line), {
 				n8nUrl: demo.n8n.baseUrl,
 				n8nLogFile: demo.n8n.logFile,
+				publish,
 				instantWorkflow: INSTANT_WORKFLOW.name,
 				credential: SANDBOX_CREDENTIAL.name,
-			});
-			const unwatch = watch.watchSandbox(fake);
-			fake.outgoingWebhooks.register({ url: scenarios.productionUrlOf(INSTANT_WORKFLOW) });
-			try {
-				// A promoter, whom no detractor workflow of the later steps takes for one of theirs.
-				const ivy = createEndUser(fake.account, fake.store, 'ivy@example.com');
-				addResponse(fake.account, fake.store, { endUserId: ivy.id, score: 10 });
-				await fake.outgoingWebhooks.settled();
-			} finally {
-				fake.outgoingWebhooks.removeAll();
-				unwatch();
-			}
+				webhookSecret: fake.credentials.webhookSecret,
+			}).watchSandbox(fake);
+			fake.outgoingWebhooks.register({ url });
+			// A promoter, whom no detractor workflow of the later steps takes for one of theirs.
+			const gus = createEndUser(fake.account, fake.store, 'gus@example.com');
+			addResponse(fake.account, fake.store, { endUserId: gus.id, score: 10 });
+			await fake.outgoingWebhooks.settled();
+			fake.outgoingWebhooks.removeAll();
 
-			expect(fake.outgoingWebhooks.deliveries.at(-1)?.status).toBe(404);
+			expect(
+				fake.outgoingWebhooks.deliveries
+					.filter((delivery) => delivery.url === url)
+					.map((delivery) => delivery.status),
+			).toEqual([404]);
 			expect(lines).toEqual([
 				expect.stringContaining(
-					`to "${INSTANT_WORKFLOW.name}" and n8n answered 404: the workflow is not published. Open it in ${demo.n8n.baseUrl}, click Publish`,
+					`and n8n answered 404: the workflow is not published. Open it in ${demo.n8n.baseUrl}, ${publish}, then`,
 				),
 			]);
 		},
