@@ -107,6 +107,39 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		this.heldReads.push(until);
 	}
 
+	/** Reads held until `expected` have come, then released in `order` (holdReadsTogether). */
+	private readGate?: {
+		expected: number;
+		arrived: Array<() => void>;
+		order: (count: number) => number[][];
+	};
+
+	/**
+	 * The next `count` reads of a credential's data wait until all of them have come, then go in
+	 * `order(count)`'s groups: the reads of one group resolve in the same turn of the event loop, and
+	 * everything they let run, runs before the next group's. For copies of a webhook arriving
+	 * together, interleaved at the node's first await as a model chooses.
+	 */
+	holdReadsTogether(count: number, order: (count: number) => number[][]): void {
+		this.readGate = { expected: count, arrived: [], order };
+	}
+
+	private async passReadGate(): Promise<void> {
+		const gate = this.readGate;
+		if (gate === undefined) return;
+		await new Promise<void>((resolve) => {
+			gate.arrived.push(resolve);
+			if (gate.arrived.length < gate.expected) return;
+			this.readGate = undefined;
+			void (async () => {
+				for (const group of gate.order(gate.expected)) {
+					for (const index of group) gate.arrived[index]();
+					for (let turn = 0; turn < 8; turn++) await new Promise((next) => setImmediate(next));
+				}
+			})();
+		});
+	}
+
 	private lastId = 0;
 
 	constructor(
@@ -255,6 +288,7 @@ export class InMemoryCredentialsHelper extends ICredentialsHelper {
 		expressionResolveValues?: ICredentialsExpressionResolveValues,
 	): Promise<ICredentialDataDecryptedObject> {
 		await this.heldReads.shift();
+		await this.passReadGate();
 		const storedData = await this.find(nodeCredentials, type).getData();
 		if (raw) return storedData;
 

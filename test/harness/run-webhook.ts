@@ -3,6 +3,7 @@ import type {
 	INodeExecutionData,
 	IWebhookData,
 	IWebhookDescription,
+	IWebhookResponseData,
 	IWorkflowExecuteAdditionalData,
 	WorkflowActivateMode,
 	WorkflowExecuteMode,
@@ -30,7 +31,7 @@ import { recordShown } from './shown';
  * A node's two webhooks: production's while the workflow is active, the test one while the editor
  * listens for a test event.
  */
-type WebhookKind = 'production' | 'test';
+export type WebhookKind = 'production' | 'test';
 
 /**
  * How n8n serves each: URL prefix (N8N_ENDPOINT_WEBHOOK / _WEBHOOK_TEST), the mode of its requests,
@@ -99,6 +100,16 @@ export interface WebhookTrigger {
 	failExecutionStarts(count: number, afterMs?: number): void;
 	/** The sender of the next webhook hangs up at `moment`, leaving it unanswered. */
 	hangUpNext(moment: HangUpMoment): void;
+	/**
+	 * The node's webhook() for a request n8n has read (`rawBody` set), without the server: for a
+	 * model that plays the sender and n8n itself, choosing when each acts. Once it returned
+	 * `workflowData`, the caller answers as n8n does (writes the response, or destroys it).
+	 */
+	callWebhook(
+		request: IncomingMessage,
+		response: ServerResponse,
+		kind?: WebhookKind,
+	): Promise<IWebhookResponseData>;
 	/** Unpublishes the workflow: the production URL answers 404 again. */
 	deactivate(): Promise<void>;
 	/**
@@ -215,6 +226,30 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 		return { mode, items: task?.data?.[NodeConnectionTypes.Main]?.[0] ?? [], answered };
 	}
 
+	/** The node's webhook() for a request whose body n8n has read, in n8n-core's WebhookContext. */
+	async function callWebhook(
+		request: IncomingMessage,
+		response: ServerResponse,
+		kind: WebhookKind = 'production',
+	): Promise<IWebhookResponseData> {
+		const { workflow } = newWorkflow();
+		const additionalData = buildAdditionalData({ credentialsHelper });
+		additionalData.httpRequest =
+			request as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
+		additionalData.httpResponse =
+			response as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
+		const context = new WebhookContext(
+			workflow,
+			node,
+			additionalData,
+			KINDS[kind].mode,
+			webhookData(kind, workflow.id),
+			[],
+			null,
+		);
+		return await (nodeType.webhook as NonNullable<typeof nodeType.webhook>).call(context);
+	}
+
 	async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
 		const [, prefix, ...rest] = new URL(request.url ?? '/', 'http://n8n').pathname.split('/');
 		const requestPath = rest.join('/');
@@ -230,27 +265,12 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			return send(response, 422, { code: 422, message: 'Failed to parse request body' });
 
 		const { mode } = KINDS[kind];
-		const { workflow } = newWorkflow();
-		const additionalData = buildAdditionalData({ credentialsHelper });
-		additionalData.httpRequest =
-			request as unknown as IWorkflowExecuteAdditionalData['httpRequest'];
-		additionalData.httpResponse =
-			response as unknown as IWorkflowExecuteAdditionalData['httpResponse'];
-		const context = new WebhookContext(
-			workflow,
-			node,
-			additionalData,
-			mode,
-			webhookData(kind, workflow.id),
-			[],
-			null,
-		);
 		const hangUp = hangUps.shift();
 		// The sender hangs up while the node reads its credential: the read ends once the
 		// connection has closed.
 		if (hangUp === 'whileReceiving')
 			credentialsHelper.holdNextRead(new Promise((closed) => response.once('close', closed)));
-		const webhook = (nodeType.webhook as NonNullable<typeof nodeType.webhook>).call(context);
+		const webhook = callWebhook(request, response, kind);
 		if (hangUp === 'whileReceiving') request.socket.destroy();
 		const result = await webhook;
 		recordShown({ result });
@@ -291,6 +311,7 @@ export async function startWebhookTrigger(options: NodeUnderTestOptions): Promis
 			failingAfterMs = afterMs;
 		},
 		hangUpNext: (moment) => hangUps.push(moment),
+		callWebhook,
 		activate: async () => await openWebhook('production'),
 		deactivate: async () => await closeWebhook('production'),
 		listen: async () => await openWebhook('test'),

@@ -21,7 +21,9 @@ import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
  * delays (also past Max Age), repeats (at once and later, with the first timestamp or a fresh one)
  * and reorders deliveries, loses those that reach a process that is down and hangs up on some before
  * n8n answers them (while the node reads its credential, or after it handed n8n its items), then
- * tries those again;
+ * tries those again; copies arriving together whose credential reads resolve in any order, some in
+ * the same turn; n8n failing to store an execution (500), the delivery sent again unless another
+ * copy of it got a 2xx;
  * n8n restarting, and a second webhook process taking part of the stream; n8n's clock up to a minute
  * off the service's; random Events, Filters and Options.
  *
@@ -92,6 +94,8 @@ interface Attempt {
 
 /** How often the service hangs up on a delivery before n8n answers it (its own timeout, a network fault). */
 const HANG_UPS = 0.06;
+/** How often n8n fails to store an execution a delivery starts (its database busy), answering 500. */
+const N8N_FAILS = 0.04;
 
 /** An n8n process receiving webhooks: the main (new after each restart) or a webhook process. */
 interface Process {
@@ -156,7 +160,7 @@ class Schedule {
 	readonly freshTimestampOnRetry: boolean;
 	readonly states: State[] = [];
 	readonly emissions: Emission[] = [];
-	/** Attempts that reached a live process, and whether it judged them older than Max Age. */
+	/** Attempts n8n answered 200 (took in), and whether the node judged them older than Max Age. */
 	readonly reached: Array<{ attempt: Attempt; tooOld: boolean }> = [];
 	private readonly processes: Process[];
 	private readonly pending: Attempt[] = [];
@@ -326,12 +330,36 @@ class Schedule {
 		}
 	}
 
-	/** Every attempt due at `at`, copies due at once together. */
+	/**
+	 * Every attempt due at `at`, copies due at once together: where several reach one process, their
+	 * credential reads (the node's first await) resolve in a random order, some in the same turn. The
+	 * service sends again a delivery none of whose copies got a 2xx: copies due at once of one
+	 * delivery (its retry overlapping its first attempt, a proxy's duplicate) are one delivery to it.
+	 */
 	private async deliverAt(at: number): Promise<void> {
 		const together = this.pending.filter((attempt) => attempt.arrives === at);
 		for (const attempt of together) this.pending.splice(this.pending.indexOf(attempt), 1);
 		this.setClock(at);
-		await Promise.all(together.map(async (attempt) => await this.deliver(attempt)));
+		const receivers = together.map((attempt) => this.receiverOf(attempt));
+		for (const receiver of new Set(receivers)) {
+			const copies = receivers.filter((each) => each === receiver).length;
+			if (receiver && copies > 1)
+				(await this.sessionOf(receiver)).trigger.credentialsHelper.holdReadsTogether(
+					copies,
+					(count) => this.readOrder(count),
+				);
+		}
+		const statuses = await Promise.all(
+			together.map(async (attempt, index) => await this.deliver(attempt, receivers[index])),
+		);
+		const deliveries = new Map<Attempt, boolean>();
+		together.forEach((attempt, index) => {
+			const one = together.find(
+				(other) => other.state === attempt.state && other.sentAt === attempt.sentAt,
+			)!;
+			deliveries.set(one, (deliveries.get(one) ?? false) || (statuses[index] ?? 599) < 300);
+		});
+		for (const [attempt, answered] of deliveries) if (!answered) this.retry(attempt);
 		for (const receiver of this.processes) {
 			if (!receiver.session) continue;
 			const { emissions } = await receiver.session;
@@ -339,6 +367,20 @@ class Schedule {
 				this.emissions.push({ process: receiver.name, at: at - this.skew, item, answered });
 			receiver.told = emissions.length;
 		}
+	}
+
+	/** A random order of `count` reads, in groups that resolve in the same turn. */
+	private readOrder(count: number): number[][] {
+		const order = Array.from({ length: count }, (_, index) => index);
+		for (let index = count - 1; index > 0; index--) {
+			const other = this.random.int(0, index);
+			[order[index], order[other]] = [order[other], order[index]];
+		}
+		const groups: number[][] = [];
+		for (const index of order)
+			if (groups.length > 0 && this.random.chance(0.5)) groups.at(-1)!.push(index);
+			else groups.push([index]);
+		return groups;
 	}
 
 	/**
@@ -373,27 +415,39 @@ class Schedule {
 			this.emissions.push({ process: 'polling trigger', at: at - this.skew, item, answered: true });
 	}
 
-	private async deliver(attempt: Attempt): Promise<void> {
+	/** The process an attempt reaches, if any is up. */
+	private receiverOf(attempt: Attempt): Process | undefined {
 		const alive = this.processes.filter(
 			({ up: [from, to] }) => attempt.arrives >= from && attempt.arrives < to,
 		);
 		// Where both are up, the load balancer sends some to the webhook process.
-		const receiver = alive.length > 1 && this.random.chance(0.7) ? alive[0] : alive.at(-1);
-		// n8n is down: the service tries again later.
-		if (!receiver) return this.retry(attempt);
+		return alive.length > 1 && this.random.chance(0.7) ? alive[0] : alive.at(-1);
+	}
+
+	private async sessionOf(receiver: Process): Promise<WebhookSession> {
 		receiver.session ??= WebhookSession.start(this.fake, this.parameters);
-		const session = await receiver.session;
+		return await receiver.session;
+	}
+
+	/** One copy of a delivery, to `receiver` (n8n down: none); the status the service got, if any. */
+	private async deliver(attempt: Attempt, receiver?: Process): Promise<number | undefined> {
+		if (!receiver) return undefined;
+		const session = await this.sessionOf(receiver);
 		// The service gives up waiting as the node reads its credential, or after the node handed n8n
-		// the items, before n8n answers (one of the deliveries arriving together): unanswered, it
-		// tries again later.
+		// the items, before n8n answers: unanswered, it tries again later.
 		if (this.random.chance(HANG_UPS))
 			session.trigger.hangUpNext(this.random.pick(['whileReceiving', 'afterWebhook'] as const));
+		// n8n fails to store the next execution it starts, and answers 500.
+		if (this.random.chance(N8N_FAILS)) session.trigger.failExecutionStarts(1);
 		const answer = await session.deliver(this.payloadOf(attempt)).catch(() => undefined);
-		if (answer === undefined) return this.retry(attempt);
-		const tooOld = attempt.arrives - this.skew - attempt.sentAt > this.settings.maxAgeSeconds;
-		this.reached.push({ attempt, tooOld });
+		if (answer === undefined) return undefined;
+		if (answer.status === 500 || answer.status === 503) return answer.status;
 		if (answer.status !== 200)
 			throw new Error(`${receiver.name} answered ${answer.status}: ${answer.text}`);
+		// n8n took it in: what it carried is owed.
+		const tooOld = attempt.arrives - this.skew - attempt.sentAt > this.settings.maxAgeSeconds;
+		this.reached.push({ attempt, tooOld });
+		return answer.status;
 	}
 
 	/** The service sends an attempt that got no answer again, while it has retries left. */
