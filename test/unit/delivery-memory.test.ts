@@ -1,14 +1,12 @@
-import {
-	forgetNode,
-	noteKey,
-	noteStarting,
-	rememberedKeys,
-	whenStarted,
-} from '../../nodes/Wootric/webhook/deliveryMemory';
+import { claimKeys, forgetNode, rememberedKeys } from '../../nodes/Wootric/webhook/deliveryMemory';
 
 /** The bound deliveryMemory.ts documents: keys in the process, over every node. */
 const MAX_ENTRIES = 100_000;
 const MINUTE = 60_000;
+
+/** Whether the key was new to the node, claimed by a delivery whose execution started. */
+const noteKey = (node: string, key: string, expires: number, now: number) =>
+	claimKeys(node, [key], expires, now, Promise.resolve(true)).fresh.length === 1;
 
 /** What the webhook triggers of a process remember of the keys they emitted, and for how long. */
 describe('deliveryMemory', () => {
@@ -38,17 +36,20 @@ describe('deliveryMemory', () => {
 
 	it('a key whose execution did not start is taken back out once that is known; forgetNode forgets a node and no other', async () => {
 		const [forgotten, kept] = [nodeKey('forgotten'), nodeKey('kept')];
-		for (const node of [forgotten, kept]) {
-			noteKey(node, 'response:1', now + MINUTE, now);
-			noteKey(node, 'response:2', now + MINUTE, now);
-		}
 		let answered: (started: boolean) => void = () => undefined;
-		noteStarting(kept, ['response:2'], new Promise((resolve) => (answered = resolve)));
+		const answer = new Promise<boolean>((resolve) => (answered = resolve));
+		for (const node of [forgotten, kept]) noteKey(node, 'response:1', now + MINUTE, now);
+		noteKey(forgotten, 'response:2', now + MINUTE, now);
+		expect(claimKeys(kept, ['response:2'], now + MINUTE, now, answer)).toEqual({
+			fresh: ['response:2'],
+			twins: [],
+		});
 
-		const waiting = whenStarted(kept, 'response:2');
-		expect(noteKey(kept, 'response:2', now + MINUTE, now)).toBe(false);
+		// A copy finds the key in flight, with the answer to wait for; never noted and unanswered.
+		const copy = claimKeys(kept, ['response:2'], now + MINUTE, now, Promise.resolve(true));
+		expect(copy).toEqual({ fresh: [], twins: [answer] });
 		answered(false);
-		expect(await waiting).toBe(false);
+		expect(await Promise.all(copy.twins)).toEqual([false]);
 		forgetNode(forgotten);
 
 		expect([
@@ -56,17 +57,38 @@ describe('deliveryMemory', () => {
 			noteKey(kept, 'response:1', now + MINUTE, now),
 			noteKey(kept, 'response:2', now + MINUTE, now),
 		]).toEqual([true, false, true]);
-		expect(whenStarted(kept, 'response:2')).toBeUndefined();
 	});
 
 	it('a key whose execution started stays noted, and nothing waits on it any more', async () => {
 		const node = nodeKey('node');
-		noteKey(node, 'response:1', now + MINUTE, now);
-		noteStarting(node, ['response:1'], Promise.resolve(true));
+		const answer = Promise.resolve(true);
+		claimKeys(node, ['response:1'], now + MINUTE, now, answer);
+		await answer;
 
-		expect(await whenStarted(node, 'response:1')).toBe(true);
-		expect(whenStarted(node, 'response:1')).toBeUndefined();
-		expect(noteKey(node, 'response:1', now + MINUTE, now)).toBe(false);
+		expect(claimKeys(node, ['response:1'], now + MINUTE, now, Promise.resolve(true))).toEqual({
+			fresh: [],
+			twins: [],
+		});
+	});
+
+	it('claims the fresh keys of a delivery and leaves those another delivery is starting', () => {
+		const node = nodeKey('node');
+		const starting = new Promise<boolean>(() => undefined);
+		claimKeys(node, ['response:1'], now + MINUTE, now, starting);
+
+		expect(
+			claimKeys(
+				node,
+				['response:1', 'responseUpdated:1'],
+				now + MINUTE,
+				now,
+				Promise.resolve(true),
+			),
+		).toEqual({ fresh: ['responseUpdated:1'], twins: [] });
+		expect(claimKeys(node, ['response:1'], now + MINUTE, now, Promise.resolve(true))).toEqual({
+			fresh: [],
+			twins: [starting],
+		});
 	});
 
 	it('expired keys go as new ones are noted: the memory holds what the last Max Age brought', () => {

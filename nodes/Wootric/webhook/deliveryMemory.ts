@@ -2,14 +2,17 @@
  * What the webhook triggers of one n8n process remember of the items they emitted, so that the
  * service's repeated delivery of an event does not start the workflow twice in that process.
  *
- * Invariant: while its entry lasts, an idempotency key (events.ts) starts a node's workflow at most
- * once. Checking and noting a key is one synchronous step, so deliveries arriving together cannot
- * both pass. An entry lasts the node's Max Age after the later of its delivery's sending and its
- * arrival: a repeat older than that is refused by its age (receive.ts). A key whose execution n8n
- * answered it could not start, or whose delivery's connection closed before n8n answered it, is
- * taken back out, so that the service's retry starts it (after such a hang-up, possibly a second
- * time: n8n may have started it); a copy arriving while n8n has not yet answered waits for that
- * answer, for a bounded time (noteStarting, receive.ts).
+ * Invariant: a noted key is always either in flight, with the promise of its delivery's answer
+ * (whether n8n started its execution), or settled: its execution started. So a copy of a delivery
+ * that finds its keys noted finds either a start to wait for or one that happened, never a gap
+ * between them. What holds it: noting keys and registering their answer is one synchronous call
+ * (claimKeys), and a key whose execution did not start (n8n answered it could not, or the
+ * delivery's connection closed unanswered) is taken back out as that answer settles, before anything
+ * waiting on it goes on; the next copy or the service's retry then starts it (after a hang-up,
+ * possibly a second time: n8n may have started it). While its entry lasts, a key starts a node's
+ * workflow at most once more than such hang-ups. An entry lasts the node's Max Age after the later
+ * of its delivery's sending and its arrival: a repeat older than that is refused by its age
+ * (receive.ts).
  *
  * What it does not decide: whether an event is new, which follows from the delivery alone
  * (receive.ts). It only folds repeats within one process; across a restart, or at a second webhook
@@ -18,7 +21,8 @@
  * writes it back when the request is done, without a lock, so concurrent deliveries would each
  * start from the same memory and the last write would erase the others.
  *
- * Bound: MAX_ENTRIES live keys in the process, over every node. Expired keys go as new ones are
+ * Bound: MAX_ENTRIES live keys in the process, over every node, and one in-flight answer per key a
+ * delivery n8n is still answering (gone with that answer). Expired keys go as new ones are
  * noted, wherever they stand (one node's 7-day key noted early holds none of them back); only when
  * more keys than the bound are live does the one closest to its expiry go (of equal expiries, the
  * oldest noted). The expiry queue holds at most twice as many items as there are keys (it is
@@ -91,48 +95,67 @@ function prune(now: number): void {
 }
 
 /**
- * Whether the key is new to the node: notes it until `expires` (ms) if it is. A key noted before
- * and expired since is new again.
+ * The key's new entry if it is new to the node, noted until `expires` (ms). A key noted before and
+ * expired since is new again. Only claimKeys calls it, which registers the answer at once.
  */
-export function noteKey(node: string, key: string, expires: number, now: number): boolean {
+function noteKey(node: string, key: string, expires: number, now: number): Expiry | undefined {
 	const entry = entryKey(node, key);
 	const noted = entries.get(entry);
-	if (noted !== undefined && noted.expires > now) return false;
+	if (noted !== undefined && noted.expires > now) return undefined;
 	const item = { entry, expires, noted: ++notedSoFar };
 	entries.set(entry, item);
 	push(item);
 	prune(now);
-	return true;
+	return item;
 }
 
 /**
  * The keys whose delivery n8n is still answering: whether it started its execution, once known.
- * A copy of that delivery waits for it before it is told there is nothing to start, since a key
- * whose execution did not start is taken back out, and the copy must then start it. Bound: one
- * entry per delivery n8n is answering, each gone with its answer or with its connection, however
- * that ends.
+ * Bound: one entry per key of a delivery n8n is answering, each gone with its answer or with its
+ * connection, however that ends.
  */
 const inFlight = new Map<string, Promise<boolean>>();
 
-/**
- * Notes that the keys' execution starts with `started`: a key whose execution did not start is
- * taken back out, so that the next delivery of its event (a copy waiting, or the service's retry)
- * starts the workflow.
- */
-export function noteStarting(node: string, keys: string[], started: Promise<boolean>): void {
-	for (const key of keys) {
-		const entry = entryKey(node, key);
-		inFlight.set(entry, started);
-		void started.then((didStart) => {
-			if (inFlight.get(entry) === started) inFlight.delete(entry);
-			if (!didStart) entries.delete(entry);
-		});
-	}
+/** What a delivery's keys are to it (claimKeys). */
+export interface Claim {
+	/** The keys new to the node, noted now: this delivery starts them, its answer registered. */
+	fresh: string[];
+	/**
+	 * When none is fresh: the answers of the copies still starting them, to wait for before asking
+	 * again (a key whose execution did not start is taken back out by then). Empty: every key was
+	 * started before, and there is nothing to start.
+	 */
+	twins: Array<Promise<boolean>>;
 }
 
-/** Whether the key's execution started, once n8n has answered its delivery; undefined if it has. */
-export function whenStarted(node: string, key: string): Promise<boolean> | undefined {
-	return inFlight.get(entryKey(node, key));
+/**
+ * Notes the keys new to the node until `expires` (ms) and registers `answer` (whether n8n started
+ * their execution) for them, in one synchronous step: the invariant's gap cannot open. A key whose
+ * execution did not start is taken back out once `answer` says so, so that the next delivery of its
+ * event (a copy waiting, or the service's retry) starts the workflow.
+ */
+export function claimKeys(
+	node: string,
+	keys: string[],
+	expires: number,
+	now: number,
+	answer: Promise<boolean>,
+): Claim {
+	const fresh: string[] = [];
+	for (const key of keys) {
+		const item = noteKey(node, key, expires, now);
+		if (item === undefined) continue;
+		fresh.push(key);
+		inFlight.set(item.entry, answer);
+		void answer.then((started) => {
+			if (inFlight.get(item.entry) === answer) inFlight.delete(item.entry);
+			// Unless the key expired meanwhile and another delivery noted it again.
+			if (!started && isLive(item)) entries.delete(item.entry);
+		});
+	}
+	if (fresh.length > 0) return { fresh, twins: [] };
+	const twins = keys.flatMap((key) => inFlight.get(entryKey(node, key)) ?? []);
+	return { fresh, twins };
 }
 
 /** Forgets every key of a node (a test listen starting afresh or ending). */

@@ -29,7 +29,7 @@ import {
 } from '../events';
 import { readEventRule } from '../events/responseFilter';
 import { readDelivery, UnreadableDelivery, type Delivery } from './delivery';
-import { forgetNode, noteKey, noteStarting, whenStarted } from './deliveryMemory';
+import { claimKeys, forgetNode } from './deliveryMemory';
 import { checkSignature } from './signature';
 
 /** Max Age's default, as the node's description shows it. */
@@ -230,14 +230,12 @@ function listenForAnswer(context: IWebhookFunctions): DeliveryAnswer {
 }
 
 /**
- * Whether `answers` all settled within TWIN_ANSWER_WAIT_MS (n8n's sleep, which cannot be cancelled,
- * ends on its own then, holding nothing).
+ * Whether `answers` all settled within `ms` (n8n's sleep, which cannot be cancelled, ends on its
+ * own then, holding nothing).
  */
-async function settledInTime(answers: Array<Promise<boolean>>): Promise<boolean> {
-	return await Promise.race([
-		Promise.all(answers).then(() => true),
-		sleep(TWIN_ANSWER_WAIT_MS).then(() => false),
-	]);
+async function settledWithin(answers: Array<Promise<boolean>>, ms: number): Promise<boolean> {
+	if (ms <= 0) return false;
+	return await Promise.race([Promise.all(answers).then(() => true), sleep(ms).then(() => false)]);
 }
 
 /**
@@ -274,27 +272,28 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 	// Every candidate is noted, so a repeat of this delivery starts nothing; each one not emitted
 	// before is an item of its own (a change that completed a new response is its Response Created
 	// and its Response Updated), so no change is folded into an event the workflow may have seen.
-	const keyed = candidates(delivery, settings).map(
-		(name) => [name, idempotencyKey(name, delivery.record)] as const,
+	const keyed = new Map(
+		candidates(delivery, settings).map((name) => [idempotencyKey(name, delivery.record), name]),
 	);
-	const fresh = await noteFresh(node, keyed, Math.max(now, sentAt ?? now) + settings.maxAgeMs, now);
-	if (fresh === 'twin starting')
+	const claimed = await claimFresh(
+		node,
+		[...keyed.keys()],
+		Math.max(now, sentAt ?? now) + settings.maxAgeMs,
+		now,
+		answered.started,
+	);
+	if (claimed === 'twin starting')
 		return answer(
 			context,
 			503,
 			'The same delivery is still starting its workflow; send it again later',
 		);
-	if (fresh.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
-	const keys = fresh.map(([, key]) => key);
-	// The service hung up before it could be answered: nothing starts, and its retry, which is new
-	// here again, does.
-	if (answered.hungUp()) {
-		noteStarting(node, keys, Promise.resolve(false));
-		return { noWebhookResponse: true };
-	}
-	noteStarting(node, keys, answered.started);
-	const items = fresh.map(([event, key]) => {
-		const json = eventJson(event, delivery.record, settings.fields, key);
+	if (claimed.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
+	// The service hung up before it could be answered: nothing starts (its answer, registered with
+	// the keys, has taken them back out), and its retry, which is new here again, does.
+	if (answered.hungUp()) return { noWebhookResponse: true };
+	const items = claimed.map((key) => {
+		const json = eventJson(keyed.get(key)!, delivery.record, settings.fields, key);
 		return { json: warning ? { ...json, survey_type_warning: warning } : json };
 	});
 	return { workflowData: [items] };
@@ -342,22 +341,24 @@ function sentAtOf(delivery: Delivery): number | undefined {
 }
 
 /**
- * The candidates (event, key) not emitted before, each now noted until `expires`. A copy of a
- * delivery whose execution is still starting is told nothing until that is known: where it did not
- * start, this copy starts it, as the service will not send it again; 'twin starting' when that is
- * not known within TWIN_ANSWER_WAIT_MS.
+ * The keys not emitted before, each now noted until `expires` with this delivery's `answer`
+ * registered (claimKeys, one synchronous step). A copy of a delivery whose execution is still
+ * starting is told nothing until that is known: where it did not start, this copy starts it, as
+ * the service will not send it again; 'twin starting' when that is not known within
+ * TWIN_ANSWER_WAIT_MS of the first look, however many copies came between.
  */
-async function noteFresh<Candidate extends readonly [EventName, string]>(
+async function claimFresh(
 	node: string,
-	keyed: Candidate[],
+	keys: string[],
 	expires: number,
 	now: number,
-): Promise<Candidate[] | 'twin starting'> {
-	const fresh = () => keyed.filter(([, key]) => noteKey(node, key, expires, now));
-	const noted = fresh();
-	if (noted.length > 0) return noted;
-	const starting = keyed.map(([, key]) => whenStarted(node, key)).filter((known) => !!known);
-	if (starting.length === 0) return noted;
-	if (!(await settledInTime(starting))) return 'twin starting';
-	return fresh();
+	answer: Promise<boolean>,
+): Promise<string[] | 'twin starting'> {
+	const deadline = Date.now() + TWIN_ANSWER_WAIT_MS;
+	for (;;) {
+		// No await between this look and its record: claimKeys notes and registers at once.
+		const { fresh, twins } = claimKeys(node, keys, expires, now, answer);
+		if (fresh.length > 0 || twins.length === 0) return fresh;
+		if (!(await settledWithin(twins, deadline - Date.now()))) return 'twin starting';
+	}
 }
