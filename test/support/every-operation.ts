@@ -95,6 +95,58 @@ export function everyOperation(fake: FakeWootric): {
 		},
 		{ resource: 'decline', operation: 'delete', endUserId: user.id, declineId: decline.id },
 		...OPERATIONS_ON_NO_RECORD,
+		// A language column: the template's languages are read to check it.
+		{
+			resource: 'emailSurvey',
+			operation: 'sendCsv',
+			source: 'items',
+			csvEmail: 'lang@example.com',
+			csvLanguage: 'ES',
+			language: 'multi_language',
+			surveyTemplateId: 502,
+		},
 	];
 	return { user, operations };
 }
+
+/** One list a parameter opens in the editor: a dropdown (loadOptions) or a list search. */
+export interface Listing {
+	kind: 'loadOptions' | 'listSearch';
+	method: string;
+	parameterPath: string;
+	currentParameters?: INodeParameters;
+	filter?: string;
+}
+
+/**
+ * Every list the Wootric node's parameters open, as the editor asks for each (the demo data's
+ * templates: 502 has languages): every loadOptions and listSearch method, with each way its
+ * parameters lead it (a template chosen or not, a search typed or not).
+ */
+export const EVERY_LISTING: Listing[] = [
+	{ kind: 'loadOptions', method: 'getSurveyTemplates', parameterPath: 'surveyTemplateId' },
+	...[{ surveyTemplateId: 502 }, {}].map(
+		(chosen): Listing => ({
+			kind: 'loadOptions',
+			method: 'getSurveyTemplateLanguages',
+			parameterPath: 'language',
+			currentParameters: { resource: 'emailSurvey', operation: 'sendCsv', ...chosen },
+		}),
+	),
+	...[undefined, 'cover@example.com'].map(
+		(filter): Listing => ({
+			kind: 'listSearch',
+			method: 'searchEndUsers',
+			parameterPath: 'endUser',
+			filter,
+		}),
+	),
+	...[undefined, 'nps'].map(
+		(filter): Listing => ({
+			kind: 'listSearch',
+			method: 'searchSurveyTemplates',
+			parameterPath: 'surveyTemplate',
+			filter,
+		}),
+	),
+];

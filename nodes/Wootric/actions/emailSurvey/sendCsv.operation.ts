@@ -282,7 +282,7 @@ async function checkLanguages(
 			context,
 			itemIndex,
 			'Survey Template',
-			'is not a template of this account',
+			'is not a template of this account: Wootric does not list it (GET /v1/survey_templates)',
 			templateId,
 		);
 	const allowed = languagesOf(template).map((entry) => entry.code);
