@@ -129,6 +129,31 @@ describe('testCredential', () => {
 		);
 	});
 
+	it.each([
+		[
+			'with a / in its password, unencoded',
+			(host: string) => `http://proxy-user:proxy/secret@${host}`,
+			(host: string) => `http://${host}`,
+		],
+		[
+			'typed without http://',
+			(host: string) => `proxy-user:proxy-secret@${host}`,
+			(host: string) => host,
+		],
+	])("never shows a Custom Base URL's user name and password %s", async (_, baseUrl, shown) => {
+		const closed = await startFakeWootric();
+		await closed.close();
+		const { host } = new URL(closed.baseUrl);
+
+		const result = await testCredential({
+			credentials: { ...passwordCredentials(), baseUrl: baseUrl(host) },
+		});
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`sign-in endpoint ${shown(host)}/oauth/token:`);
+		expect(result.message).not.toMatch(/proxy-user|secret/);
+	});
+
 	it('reuses a saved token without signing in again, as n8n does when the token field is filled', async () => {
 		const first = await testCredential({ credentials: passwordCredentials() });
 		const saved = await first.credentialsHelper.getCredentialData(first.credentialId);

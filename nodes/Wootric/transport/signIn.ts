@@ -130,12 +130,18 @@ interface HttpFailure {
 
 /**
  * A URL as a message may show it: without user info (a proxy's password in a Custom Base URL), query
- * or fragment.
+ * or fragment. Whatever stands before the last @ is left out, whether or not the URL parses: a
+ * password typed unencoded may hold a / (that ends the host early, so that the rest reads as a
+ * path), and a URL typed without http:// parses as another scheme's.
  */
 export function shownUrl(url: string): string {
-	if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//').replace(/[?#].*$/, '');
-	const { origin, pathname } = new URL(url);
-	return `${origin}${pathname === '/' ? '' : pathname}`;
+	const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(url)?.[0] ?? '';
+	const shown = url.includes('@') ? `${scheme}${url.slice(url.lastIndexOf('@') + 1)}` : url;
+	if (URL.canParse(shown) && /^https?:$/.test(new URL(shown).protocol)) {
+		const { origin, pathname } = new URL(shown);
+		return `${origin}${pathname === '/' ? '' : pathname}`;
+	}
+	return shown.replace(/[?#].*$/, '');
 }
 
 /**
