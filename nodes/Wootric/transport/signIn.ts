@@ -146,14 +146,23 @@ export function shownUrl(url: string): string {
 
 /**
  * Where a redirect points, as a message may show it: the origin of its Location, read against the
- * URL redirected (`from`), else relative to it.
+ * URL redirected (`from`). Without `from`, a Location without a scheme is read against a host of
+ * its own: one that names another (`//other-host/…`, `/\\other-host/…`) is shown as `//other-host`;
+ * only one that keeps the host is another path of it.
  */
 export function redirectTarget(location: unknown, from?: string): string {
 	if (typeof location !== 'string' || location === '') return 'an address it did not give';
 	if (URL.canParse(location)) return new URL(location).origin;
 	if (from !== undefined && URL.canParse(location, from)) return new URL(location, from).origin;
+	if (URL.canParse(location, UNNAMED_HOST)) {
+		const { host } = new URL(location, UNNAMED_HOST);
+		if (host !== new URL(UNNAMED_HOST).host) return `//${host}`;
+	}
 	return 'another path of the same host';
 }
+
+/** A host no Location can name (.invalid is reserved): what a relative one is read against. */
+const UNNAMED_HOST = 'https://redirected.invalid';
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
