@@ -101,6 +101,36 @@ describe('testCredential', () => {
 		expect(result.message).toContain('client ID and client secret');
 	});
 
+	it.each([
+		['/v1', '/v1'],
+		['/v1/', '/v1'],
+		['/api/v1', '/api/v1'],
+	])(
+		'names the path of a Base URL typed with %s as the likely cause of a 404 from the sign-in',
+		async (typed, path) => {
+			const result = await testCredential({
+				credentials: { ...passwordCredentials(), baseUrl: `${fake.baseUrl}${typed}` },
+			});
+
+			expect(result).toMatchObject({
+				status: 'Error',
+				message: `Wootric's sign-in endpoint ${fake.baseUrl}${path}/oauth/token answered 404: nothing signs in there. The Base URL is the API's host (or a proxy's address), without /v1: its path ${path} is the likely cause.`,
+			});
+			expect(pathsOf(fake)).toEqual([`POST ${path}/oauth/token`]);
+		},
+	);
+
+	it('says a 404 from the sign-in at a Base URL without a path is no sign-in endpoint, not a wrong password', async () => {
+		fake.faults.inject({ path: '/oauth/token', fault: { kind: 'status', status: 404 } });
+
+		const result = await testCredential({ credentials: passwordCredentials() });
+
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: `Wootric's sign-in endpoint ${fake.baseUrl}/oauth/token answered 404: nothing signs in there. Check the region or Base URL.`,
+		});
+	});
+
 	it('reports an unreachable host as an error', async () => {
 		const closed = await startFakeWootric();
 		await closed.close();

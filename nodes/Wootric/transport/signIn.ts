@@ -184,6 +184,18 @@ function signInError(
 			response.status,
 		);
 	}
+	// Nothing at the sign-in's URL: the Base URL's path (a /v1 typed at its end), not the password.
+	if (response.status === 404) {
+		const shown = shownUrl(tokenUrl);
+		const path = URL.canParse(shown) ? new URL(shown).pathname.replace(/\/oauth\/token$/, '') : '';
+		return new WootricSignInError(
+			`Wootric's sign-in endpoint ${shown} answered 404: nothing signs in there. ` +
+				(path === ''
+					? 'Check the region or Base URL.'
+					: `The Base URL is the API's host (or a proxy's address), without /v1: its path ${path} is the likely cause.`),
+			response.status,
+		);
+	}
 	const data = (typeof response.data === 'string' ? safeJson(response.data) : response.data) as
 		| { error?: string; error_description?: string }
 		| undefined;
