@@ -1,5 +1,6 @@
 import type { IDataObject } from 'n8n-workflow';
 
+import type { FakeWootric } from '../fake';
 import { addDecline, addResponse, createEndUser, seedDemoData, startFakeWootric } from '../fake';
 import { encodeWebhook, responsePayload, declinePayload } from '../fake/webhook-body';
 import { requireBuilt, runListSearch, runLoadOptions, runNode } from '../harness';
@@ -30,6 +31,22 @@ const SEEDS = schedulesOf('MALFORMED_SEEDS', 20);
 /** An error names the endpoint it is about: its path, or the sign-in's. */
 const NAMES_AN_ENDPOINT = /\/v[12]\/[a-z_]|\/oauth\/token/;
 const API_PATH = /^\/(v[12]\/|oauth\/token)/;
+
+/**
+ * The next 1 to `most` requests to the API answered mangled (pickMangle), a sign-in now and then,
+ * in place of any mangling still due: the mangle's name.
+ */
+function mangleNext(fake: FakeWootric, random: ReturnType<typeof seededRandom>, most: number) {
+	const { name, mangle } = pickMangle(random);
+	fake.faults.clear();
+	fake.faults.inject({
+		path: API_PATH,
+		when: (request) => request.path !== '/oauth/token' || random.chance(0.2),
+		times: random.int(1, most),
+		fault: { kind: 'mangle', mangle },
+	});
+	return name;
+}
 
 interface ShownError {
 	name?: string;
@@ -63,14 +80,7 @@ describe('malformed answers of the API', () => {
 				seedDemoData(fake.store, fake.account);
 				fake.account.historicalEditsEnabled = true;
 				for (const parameters of everyOperation(fake).operations) {
-					const { name, mangle } = pickMangle(random);
-					fake.faults.clear();
-					fake.faults.inject({
-						path: API_PATH,
-						when: (request) => request.path !== '/oauth/token' || random.chance(0.2),
-						times: random.int(1, 6),
-						fault: { kind: 'mangle', mangle },
-					});
+					const name = mangleNext(fake, random, 6);
 					const continueOnFail = random.chance(0.5);
 					const sentBefore = fake.requests.length;
 					const run = await runNode({
@@ -122,7 +132,7 @@ describe('malformed answers of the API', () => {
 
 	it(`every dropdown and list search of the Wootric node lists entries or fails with an error that names the endpoint, over ${SEEDS * 5} seeds`, async () => {
 		const problems: string[] = [];
-		const open = async (fake: Awaited<ReturnType<typeof startFakeWootric>>, listing: Listing) => {
+		const open = async (fake: FakeWootric, listing: Listing) => {
 			const editor = {
 				nodeType: 'wootric',
 				nodeTypeVersion: listing.kind === 'listSearch' ? undefined : VERSION_BEFORE_LOCATORS,
@@ -142,14 +152,7 @@ describe('malformed answers of the API', () => {
 				seedDemoData(fake.store, fake.account);
 				createEndUser(fake.account, fake.store, 'cover@example.com');
 				for (const listing of EVERY_LISTING) {
-					const { name, mangle } = pickMangle(random);
-					fake.faults.clear();
-					fake.faults.inject({
-						path: API_PATH,
-						when: (request) => request.path !== '/oauth/token' || random.chance(0.2),
-						times: random.int(1, 3),
-						fault: { kind: 'mangle', mangle },
-					});
+					const name = mangleNext(fake, random, 3);
 					const where = `seed ${3_000 + seed}, ${listing.method} ${JSON.stringify(listing.currentParameters ?? listing.filter ?? '')}, ${name}`;
 					try {
 						const entries = await open(fake, listing);
@@ -196,13 +199,7 @@ describe('malformed answers of the API', () => {
 					).map(({ id }) => `decline ${id}`),
 				];
 				fake.clock.advance(120);
-				const { name, mangle } = pickMangle(random);
-				fake.faults.inject({
-					path: API_PATH,
-					when: (request) => request.path !== '/oauth/token' || random.chance(0.2),
-					times: random.int(1, 6),
-					fault: { kind: 'mangle', mangle },
-				});
+				const name = mangleNext(fake, random, 6);
 				const mangled = await session.poll();
 				const where = `seed ${1_000 + seed}, ${name}`;
 				if (mangled.error) {

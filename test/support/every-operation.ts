@@ -133,20 +133,14 @@ export const EVERY_LISTING: Listing[] = [
 			currentParameters: { resource: 'emailSurvey', operation: 'sendCsv', ...chosen },
 		}),
 	),
-	...[undefined, 'cover@example.com'].map(
-		(filter): Listing => ({
-			kind: 'listSearch',
-			method: 'searchEndUsers',
-			parameterPath: 'endUser',
-			filter,
-		}),
-	),
-	...[undefined, 'nps'].map(
-		(filter): Listing => ({
-			kind: 'listSearch',
-			method: 'searchSurveyTemplates',
-			parameterPath: 'surveyTemplate',
-			filter,
-		}),
+	...(
+		[
+			['searchEndUsers', 'endUser', 'cover@example.com'],
+			['searchSurveyTemplates', 'surveyTemplate', 'nps'],
+		] as const
+	).flatMap(([method, parameterPath, typed]) =>
+		[undefined, typed].map(
+			(filter): Listing => ({ kind: 'listSearch', method, parameterPath, filter }),
+		),
 	),
 ];

@@ -10,6 +10,7 @@ import {
 	endUserOutput,
 	optionalExternalIdField,
 	pathSegment,
+	putEndUser,
 } from './common';
 import type { ItemRequests } from '../types';
 
@@ -111,14 +112,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		}
 		const record =
 			existingId !== undefined
-				? await wootricRequest<IDataObject>(this, {
-						method: 'PUT',
-						answer: 'record',
-						path: `/v1/end_users/${existingId}`,
-						form,
-						subject: `end user ${existingId}`,
-						itemIndex,
-					})
+				? await putEndUser(this, itemIndex, existingId, form)
 				: await wootricRequest<IDataObject>(this, {
 						method: 'POST',
 						answer: 'record',
