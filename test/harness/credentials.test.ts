@@ -101,6 +101,36 @@ describe('testCredential', () => {
 		expect(result.message).toContain('client ID and client secret');
 	});
 
+	it.each([
+		['/v1', '/v1'],
+		['/v1/', '/v1'],
+		['/api/v1', '/api/v1'],
+	])(
+		'names the path of a Base URL typed with %s as the likely cause of a 404 from the sign-in',
+		async (typed, path) => {
+			const result = await testCredential({
+				credentials: { ...passwordCredentials(), baseUrl: `${fake.baseUrl}${typed}` },
+			});
+
+			expect(result).toMatchObject({
+				status: 'Error',
+				message: `Wootric's sign-in endpoint ${fake.baseUrl}${path}/oauth/token answered 404: nothing signs in there. The Base URL is the API's host (or a proxy's address), without /v1: its path ${path} is the likely cause.`,
+			});
+			expect(pathsOf(fake)).toEqual([`POST ${path}/oauth/token`]);
+		},
+	);
+
+	it('says a 404 from the sign-in at a Base URL without a path is no sign-in endpoint, not a wrong password', async () => {
+		fake.faults.inject({ path: '/oauth/token', fault: { kind: 'status', status: 404 } });
+
+		const result = await testCredential({ credentials: passwordCredentials() });
+
+		expect(result).toMatchObject({
+			status: 'Error',
+			message: `Wootric's sign-in endpoint ${fake.baseUrl}/oauth/token answered 404: nothing signs in there. Check the region or Base URL.`,
+		});
+	});
+
 	it('reports an unreachable host as an error', async () => {
 		const closed = await startFakeWootric();
 		await closed.close();
@@ -127,6 +157,31 @@ describe('testCredential', () => {
 		expect(result.message).toBe(
 			`Could not reach Wootric's sign-in endpoint http://${host}/oauth/token: the connection was refused. Check the region or base URL.`,
 		);
+	});
+
+	it.each([
+		[
+			'with a / in its password, unencoded',
+			(host: string) => `http://proxy-user:proxy/secret@${host}`,
+			(host: string) => `http://${host}`,
+		],
+		[
+			'typed without http://',
+			(host: string) => `proxy-user:proxy-secret@${host}`,
+			(host: string) => host,
+		],
+	])("never shows a Custom Base URL's user name and password %s", async (_, baseUrl, shown) => {
+		const closed = await startFakeWootric();
+		await closed.close();
+		const { host } = new URL(closed.baseUrl);
+
+		const result = await testCredential({
+			credentials: { ...passwordCredentials(), baseUrl: baseUrl(host) },
+		});
+
+		expect(result.status).toBe('Error');
+		expect(result.message).toContain(`sign-in endpoint ${shown(host)}/oauth/token:`);
+		expect(result.message).not.toMatch(/proxy-user|secret/);
 	});
 
 	it('reuses a saved token without signing in again, as n8n does when the token field is filled', async () => {

@@ -104,6 +104,31 @@ describe("the credential's token goes to Wootric's hosts only", () => {
 		await expect(refusal).rejects.not.toThrow(/proxy-user|proxy-secret/);
 	});
 
+	it.each([
+		[
+			'with a / in its password, unencoded',
+			'https://proxy-user:proxy/secret@proxy.example.com/wootric',
+			'https://proxy.example.com/wootric',
+		],
+		[
+			'typed without https://',
+			'proxy-user:proxy-secret@proxy.example.com/wootric',
+			'proxy.example.com/wootric',
+		],
+		[
+			'whose password, unencoded, reads as a port and a path',
+			'https://proxy-user:12/secret@proxy.example.com/wootric',
+			'https://proxy.example.com/wootric',
+		],
+	])("never shows a Custom Base URL's user name and password %s", async (_, baseUrl, shown) => {
+		const refusal = authorization(signedIn({ region: 'custom', baseUrl }), {
+			uri: 'https://evil.example/v1',
+		});
+
+		await expect(refusal).rejects.toThrow(`signs requests to Wootric only (${shown},`);
+		await expect(refusal).rejects.not.toThrow(/proxy-user|secret/);
+	});
+
 	it('keeps the token on its own origin across redirects, and within the hosts it may go to', async () => {
 		const options = (await authenticate(signedIn({ region: 'eu' }), {
 			url: '/v1/segments',

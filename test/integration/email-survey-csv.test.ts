@@ -215,6 +215,43 @@ describe('Email Survey: Send From CSV', () => {
 		});
 	});
 
+	it.each([
+		['a string', 'EN', 'none (the template lists no language Wootric’s answer could read)'],
+		[
+			'a record',
+			{ EN: 'English' },
+			'none (the template lists no language Wootric’s answer could read)',
+		],
+		['a list with null', [null, { code: 'EN', name: 'English' }], 'EN'],
+	])(
+		'checks a language column against a template whose languages are %s, and sends no survey for a code it cannot read',
+		async (_, languages, allowed) => {
+			fake.faults.inject({
+				path: '/v1/survey_templates',
+				fault: {
+					kind: 'mangle',
+					mangle: (body) => {
+						for (const template of (body as { survey_templates: Array<Record<string, unknown>> })
+							.survey_templates)
+							template.languages = languages;
+						return body;
+					},
+				},
+			});
+			const text = csvText(['email', 'language'], [['a@example.com', 'ES']]);
+
+			const run = await sendCsv(
+				{ source: 'binary', language: 'multi_language', surveyTemplateId: 502 },
+				[csvItem(text)],
+			);
+
+			expect(run.error?.message).toBe(
+				`CSV language column holds codes the survey template does not have: "ES" (row 1). Allowed: ${allowed} (item 0: got ["ES"])`,
+			);
+			expect(csvPosts()).toEqual([]);
+		},
+	);
+
 	it('says the binary field is missing', async () => {
 		const run = await sendCsv({ source: 'binary', binaryPropertyName: 'file' }, [
 			csvItem('email\na@example.com\n'),

@@ -705,6 +705,41 @@ describe('End User', () => {
 			expect(fake.apiRequests().map(({ method }) => method)).toEqual(['GET']);
 			expect(fake.account.endUsers.size).toBe(0);
 		});
+		it.each([
+			['without an id', (record: Record<string, unknown>) => delete record.id, 'no id'],
+			[
+				'whose id is a record',
+				(record: Record<string, unknown>) => (record.id = { a: 1 }),
+				'id {"a":1}',
+			],
+			[
+				'whose id is another path',
+				(record: Record<string, unknown>) => (record.id = '1002/settings'),
+				'id "1002/settings"',
+			],
+		])('sends nothing more when the lookup answers a record %s', async (_, mangle, said) => {
+			const user = ada();
+			fake.faults.inject({
+				method: 'GET',
+				path: '/v1/end_users/ada%40example.com',
+				fault: {
+					kind: 'mangle',
+					mangle: (body) => {
+						mangle(body as Record<string, unknown>);
+						return body;
+					},
+				},
+			});
+
+			const result = await run({ operation: 'upsert', matchBy: 'email', email: 'ada@example.com' });
+
+			expect(result.error?.message).toBe(
+				`Wootric answered GET /v1/end_users/ada%40example.com with ${said} where an ID (a whole number above 0) belongs: Create or Update updated nothing and created nothing`,
+			);
+			expect(fake.apiRequests().map(({ method }) => method)).toEqual(['GET']);
+			expect(user.email).toBe('ada@example.com');
+			expect(fake.account.endUsers.size).toBe(1);
+		});
 	});
 
 	describe('Continue On Fail', () => {

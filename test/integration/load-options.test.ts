@@ -1,5 +1,5 @@
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
-import { runLoadOptions, runNode } from '../harness';
+import { runListSearch, runLoadOptions, runNode } from '../harness';
 import { credentialsFor, VERSION_BEFORE_LOCATORS } from '../support/wootric';
 
 /**
@@ -160,6 +160,66 @@ describe('loadOptions', () => {
 			});
 
 			expect(options.map((option) => option.value)).toEqual(['EN', 'ES', 'DE']);
+		});
+	});
+
+	describe('templates whose languages are malformed', () => {
+		/** 501's languages a string, 502's a list with null and a code-less entry, 77's a record. */
+		beforeEach(() =>
+			fake.faults.inject({
+				path: '/v1/survey_templates',
+				times: 5,
+				fault: {
+					kind: 'mangle',
+					mangle: (body) => {
+						const languages: Record<number, unknown> = {
+							501: 'EN',
+							502: [null, { code: 'ES', name: 'Spanish' }, { name: 'German' }],
+							77: { EN: 'English' },
+						};
+						for (const template of (body as { survey_templates: Array<{ id: number }> })
+							.survey_templates)
+							Object.assign(template, { languages: languages[template.id] });
+						return body;
+					},
+				},
+			}),
+		);
+
+		it('the Survey Template dropdown lists every template, with the languages it can read', async () => {
+			expect((await load('getSurveyTemplates')).options).toEqual([
+				{ name: 'Default NPS (default)', value: 501, description: 'ID 501' },
+				{ name: 'CSAT', value: 77, description: 'ID 77' },
+				{ name: 'Multi-language NPS', value: 502, description: 'ID 502 · languages: ES' },
+			]);
+		});
+
+		it('the Survey Template list search lists every template', async () => {
+			const { result } = await runListSearch({
+				nodeType: 'wootric',
+				method: 'searchSurveyTemplates',
+				parameterPath: 'surveyTemplate',
+				filter: 'nps',
+				credentials: credentialsFor(fake),
+			});
+
+			expect(result.results).toEqual([
+				{ name: 'Default NPS (default)', value: 501 },
+				{ name: 'Multi-language NPS', value: 502 },
+			]);
+		});
+
+		it.each([
+			['of the chosen template', { surveyTemplateId: 502 }],
+			['of every template', {}],
+		])('the Language dropdown lists the languages it can read %s', async (_, chosen) => {
+			const { options } = await load('getSurveyTemplateLanguages', {
+				resource: 'emailSurvey',
+				operation: 'send',
+				...chosen,
+			});
+
+			expect(options).toEqual([{ name: 'Spanish', value: 'ES', description: 'Language code ES' }]);
 		});
 	});
 

@@ -76,6 +76,32 @@ describe('a redirect to another origin', () => {
 		});
 
 		it.each([
+			['//host/…', (host: string) => `//${host}/v1/segments`],
+			['/\\host/…', (host: string) => `/\\${host}/v1/segments`],
+		])(
+			'the Wootric node calls a Location %s another host, not another path of this one',
+			async (_, location) => {
+				const { host: strangerHost } = new URL(stranger.url);
+				fake.faults.inject({
+					method: 'GET',
+					path: '/v1/segments',
+					times: 2,
+					fault: { kind: 'redirect', status, location: location(strangerHost) },
+				});
+				const run = await runNode({
+					nodeType: 'wootric',
+					parameters: listSegments,
+					credentials: password(),
+				});
+
+				expect(run.error?.message).toBe(
+					`Wootric answered GET /v1/segments with ${status}, a redirect to //${strangerHost}: not followed`,
+				);
+				expect(stranger.requests).toEqual([]);
+			},
+		);
+
+		it.each([
 			['password', password, 'password'],
 			['client credentials', client, 'client secret'],
 		] as const)(

@@ -479,6 +479,41 @@ describe('Wootric Trigger', () => {
 		});
 	});
 
+	it.each([
+		['true', true],
+		['a list', [1]],
+		['" 1"', ' 1'],
+	])(
+		'with Include End User reads no end user by an end_user_id answered as %s: it is no ID',
+		async (_, answered) => {
+			const session = new TriggerSession(fake, {
+				events: ['response'],
+				options: { includeEndUser: true },
+			});
+			await session.poll();
+			insertResponses(1);
+			fake.faults.inject({
+				method: 'GET',
+				path: '/v1/responses',
+				fault: {
+					kind: 'mangle',
+					mangle: (body) => {
+						for (const record of body as Array<Record<string, unknown>>)
+							record.end_user_id = answered;
+						return body;
+					},
+				},
+			});
+
+			const poll = await session.poll();
+
+			expect(poll.error).toBeUndefined();
+			expect(poll.items).toHaveLength(1);
+			expect(poll.items[0].end_user).not.toHaveProperty('current_properties');
+			expect(fake.requestsTo('/v1/end_users/1')).toEqual([]);
+		},
+	);
+
 	/**
 	 * A Response Created trigger with Include End User, started, and `count` responses after it, one a
 	 * second, each of its own end user, 30 s old.

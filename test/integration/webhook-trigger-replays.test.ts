@@ -210,6 +210,25 @@ describe('Wootric Webhook Trigger: idempotency keys, Max Age and the memory’s 
 			expect(session.emitted).toEqual([]);
 		});
 
+		it.each([-8.64e12 - 1, 8.64e12 + 1, -Number.MAX_VALUE])(
+			'a JSON timestamp of %d seconds, past the dates that can be told, is answered 400 and starts nothing',
+			async (timestamp) => {
+				const session = await start({ events: ['response'] });
+				const body = JSON.parse(encodeWebhook(created(response()), 'json').body) as IDataObject;
+
+				const answer = await post(
+					session.trigger.productionUrl,
+					signed(fake, JSON.stringify({ ...body, timestamp }), 'application/json'),
+				);
+
+				expect([answer.status, message(answer.text)]).toEqual([
+					400,
+					'timestamp is outside the dates that can be told (within 8.64e12 seconds of 1970)',
+				]);
+				expect(session.emitted).toEqual([]);
+			},
+		);
+
 		it('a JSON timestamp in UNIX seconds is read as such', async () => {
 			const session = await start({ events: ['response'] });
 			const fresh = created(response());

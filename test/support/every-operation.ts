@@ -34,6 +34,14 @@ export function everyOperation(fake: FakeWootric): {
 		{ resource: 'endUser', operation: 'get', lookUpBy: 'externalId', externalId: 'crm-cover-2' },
 		{ resource: 'endUser', operation: 'get', lookUpBy: 'phoneNumber', phoneNumber: '+15550199' },
 		{ resource: 'endUser', operation: 'getAll', returnAll: true },
+		{ resource: 'endUser', operation: 'upsert', matchBy: 'email', email: user.email },
+		{
+			resource: 'endUser',
+			operation: 'upsert',
+			matchBy: 'externalId',
+			externalId: 'crm-cover-2',
+			email: user.email,
+		},
 		{ resource: 'endUser', operation: 'exportData', endUserId: user.id },
 		{ resource: 'endUser', operation: 'delete', lookUpBy: 'email', email: doomed.email },
 		{ resource: 'endUserSettings', operation: 'get', endUserId: user.id },
@@ -87,6 +95,52 @@ export function everyOperation(fake: FakeWootric): {
 		},
 		{ resource: 'decline', operation: 'delete', endUserId: user.id, declineId: decline.id },
 		...OPERATIONS_ON_NO_RECORD,
+		// A language column: the template's languages are read to check it.
+		{
+			resource: 'emailSurvey',
+			operation: 'sendCsv',
+			source: 'items',
+			csvEmail: 'lang@example.com',
+			csvLanguage: 'ES',
+			language: 'multi_language',
+			surveyTemplateId: 502,
+		},
 	];
 	return { user, operations };
 }
+
+/** One list a parameter opens in the editor: a dropdown (loadOptions) or a list search. */
+export interface Listing {
+	kind: 'loadOptions' | 'listSearch';
+	method: string;
+	parameterPath: string;
+	currentParameters?: INodeParameters;
+	filter?: string;
+}
+
+/**
+ * Every list the Wootric node's parameters open, as the editor asks for each (the demo data's
+ * templates: 502 has languages): every loadOptions and listSearch method, with each way its
+ * parameters lead it (a template chosen or not, a search typed or not).
+ */
+export const EVERY_LISTING: Listing[] = [
+	{ kind: 'loadOptions', method: 'getSurveyTemplates', parameterPath: 'surveyTemplateId' },
+	...[{ surveyTemplateId: 502 }, {}].map(
+		(chosen): Listing => ({
+			kind: 'loadOptions',
+			method: 'getSurveyTemplateLanguages',
+			parameterPath: 'language',
+			currentParameters: { resource: 'emailSurvey', operation: 'sendCsv', ...chosen },
+		}),
+	),
+	...(
+		[
+			['searchEndUsers', 'endUser', 'cover@example.com'],
+			['searchSurveyTemplates', 'surveyTemplate', 'nps'],
+		] as const
+	).flatMap(([method, parameterPath, typed]) =>
+		[undefined, typed].map(
+			(filter): Listing => ({ kind: 'listSearch', method, parameterPath, filter }),
+		),
+	),
+];

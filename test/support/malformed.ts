@@ -18,9 +18,28 @@ const isObject = (value: unknown): value is Record<string, unknown> =>
 const recordsOf = (body: unknown): Array<Record<string, unknown>> =>
 	(Array.isArray(body) ? body : [body]).filter(isObject);
 
-/** A record, or one of the records it holds (an end user in a response, …). */
+/**
+ * The records and the lists a value holds at any depth, itself included (a template's languages in
+ * the list of templates in an answer's record, …); at most 500 of each.
+ */
+function partsOf(
+	value: unknown,
+	parts: { records: Array<Record<string, unknown>>; lists: unknown[][] } = {
+		records: [],
+		lists: [],
+	},
+) {
+	if (parts.records.length >= 500 || parts.lists.length >= 500) return parts;
+	if (Array.isArray(value)) parts.lists.push(value);
+	else if (isObject(value)) parts.records.push(value);
+	else return parts;
+	for (const entry of Object.values(value)) partsOf(entry, parts);
+	return parts;
+}
+
+/** A record, or one of the records it holds at any depth (an end user in a response, …). */
 function someRecord(random: Random, record: Record<string, unknown>): Record<string, unknown> {
-	const nested = Object.values(record).filter(isObject);
+	const nested = partsOf(record).records.slice(1);
 	return nested.length > 0 && random.chance(0.3) ? random.pick(nested) : record;
 }
 
@@ -72,10 +91,14 @@ const MANGLES: Record<string, (random: Random, body: unknown) => unknown> = {
 		}
 		return body;
 	},
-	'a list entry not a record': (random, body) =>
-		Array.isArray(body) && body.length > 0
-			? body.map((entry, index) => (index === 0 ? random.pick(ODD_VALUES) : entry))
-			: body,
+	// The body's own list half the time, else any list it holds (a template's languages, …).
+	'a list entry not a record': (random, body) => {
+		const lists = partsOf(body).lists.filter((list) => list.length > 0);
+		if (lists.length === 0) return body;
+		const list = lists[0] === body && random.chance(0.5) ? lists[0] : random.pick(lists);
+		list[random.int(0, list.length - 1)] = random.pick(ODD_VALUES);
+		return body;
+	},
 };
 
 /** One mangle picked at random: its name and what it does to a body (a copy). */
@@ -104,4 +127,25 @@ export function isCrash(error: { name?: string; message?: string; cause?: unknow
 				message ?? '',
 			),
 	);
+}
+
+/**
+ * The path segments an odd value, or nothing, becomes in a template path (`/v1/end_users/${id}`),
+ * as the request's URL encodes it: an ID it cannot be.
+ */
+const ODD_SEGMENTS = new Set(
+	[...ODD_VALUES, undefined, Number.NaN]
+		.map((value) => new URL(`http://host/${String(value)}`).pathname.slice(1))
+		.filter((segment) => !/^[1-9]\d*$/.test(segment)),
+);
+
+/**
+ * A segment of a request's path made of a value an answer held where an ID belongs: a write or a
+ * read the user never asked for (`PUT /v1/end_users/undefined`), if any.
+ */
+export function oddSegmentIn(path: string): string | undefined {
+	return path
+		.split('/')
+		.slice(1)
+		.find((segment) => ODD_SEGMENTS.has(segment));
 }

@@ -2,7 +2,7 @@ import type { IDataObject, INode, INodePropertyOptions } from 'n8n-workflow';
 
 import { usesLocators } from './fields';
 
-import { recordsIn, wootricRequest, type WootricContext } from '../transport';
+import { answerId, recordsIn, wootricRequest, type WootricContext } from '../transport';
 
 /** The service's language value for a CSV whose rows each name their own language. */
 export const MULTI_LANGUAGE = 'multi_language';
@@ -16,7 +16,7 @@ export interface SurveyTemplate extends IDataObject {
 	id: number;
 	name: string;
 	default_language?: string;
-	languages?: SurveyTemplateLanguage[];
+	// `languages`, as answered, may be malformed: read it with languagesOf.
 }
 
 export interface SurveyTemplateList {
@@ -46,6 +46,22 @@ export async function listSurveyTemplates(
 	};
 }
 
+/**
+ * A template's languages as the answer lists them, each `{ code, name }`: the one reader of
+ * `languages`. An answer's list may be malformed (a string, a record, entries null or without a
+ * code): an entry without a code (text or number) is left out, one without a name is named by its
+ * code; anything but a list holds none.
+ */
+export function languagesOf(template: SurveyTemplate): SurveyTemplateLanguage[] {
+	if (!Array.isArray(template.languages)) return [];
+	return (template.languages as unknown[]).flatMap((entry) => {
+		if (typeof entry !== 'object' || entry === null) return [];
+		const { code, name } = entry as IDataObject;
+		if (typeof code !== 'string' && typeof code !== 'number') return [];
+		return [{ code: String(code), name: typeof name === 'string' ? name : String(code) }];
+	});
+}
+
 /** Whether the template is the one `defaultId` names (ids compared as numbers). */
 export function isDefaultTemplate(template: SurveyTemplate, defaultId: number | null): boolean {
 	return defaultId !== null && Number(template.id) === defaultId;
@@ -70,7 +86,8 @@ export function chosenSurveyTemplate(node: INode, read: (name: string) => unknow
 
 /**
  * The account's templates as list entries, name → id: the default template first, marked
- * "(default)"; the others by name.
+ * "(default)"; the others by name. A template without a readable id (answerId) cannot be chosen,
+ * so it is not listed.
  */
 export function surveyTemplateEntries({
 	defaultId,
@@ -82,14 +99,18 @@ export function surveyTemplateEntries({
 		...templates.filter((template) => isDefaultTemplate(template, defaultId)),
 		...templates.filter((template) => !isDefaultTemplate(template, defaultId)).sort(byName),
 	];
-	return ordered.map((template) => {
-		const languages = (template.languages ?? []).map((language) => language.code).join(', ');
+	return ordered.flatMap((template) => {
+		const id = answerId(template.id);
+		if (id === undefined) return [];
+		const languages = languagesOf(template)
+			.map((language) => language.code)
+			.join(', ');
 		return {
 			name: isDefaultTemplate(template, defaultId)
-				? `${template.name} (default)`
+				? `${String(template.name)} (default)`
 				: String(template.name),
-			value: template.id,
-			description: `ID ${template.id}${languages ? ` · languages: ${languages}` : ''}`,
+			value: id,
+			description: `ID ${id}${languages ? ` · languages: ${languages}` : ''}`,
 		};
 	});
 }

@@ -1,7 +1,7 @@
 import type { IDataObject, ILoadOptionsFunctions, INodeListSearchResult } from 'n8n-workflow';
 
 import { listSurveyTemplates, surveyTemplateEntries } from '../helpers/surveyTemplates';
-import { MAX_PAGE, PER_PAGE, wootricRequest } from '../transport';
+import { answerId, MAX_PAGE, PER_PAGE, wootricRequest } from '../transport';
 
 /**
  * The End User locator's list: the account's end users by email, a page of 50 at a time (the API
@@ -25,10 +25,12 @@ export async function searchEndUsers(
 	const records = Array.isArray(endUsers) ? endUsers : [];
 	const mayHaveMore = email === '' && records.length === PER_PAGE && page < MAX_PAGE;
 	return {
-		results: records.map((endUser) => ({
-			name: endUser.email ? String(endUser.email) : `End user ${endUser.id}`,
-			value: endUser.id as number,
-		})),
+		// An end user without a readable id (answerId) cannot be chosen: its id becomes a path.
+		results: records.flatMap((endUser) => {
+			const id = answerId(endUser.id);
+			if (id === undefined) return [];
+			return { name: endUser.email ? String(endUser.email) : `End user ${id}`, value: id };
+		}),
 		paginationToken: mayHaveMore ? String(page + 1) : undefined,
 	};
 }

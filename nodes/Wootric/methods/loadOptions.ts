@@ -2,6 +2,7 @@ import type { ILoadOptionsFunctions, INodePropertyOptions } from 'n8n-workflow';
 
 import {
 	chosenSurveyTemplate,
+	languagesOf,
 	listSurveyTemplates,
 	MULTI_LANGUAGE,
 	surveyTemplateEntries,
@@ -47,7 +48,7 @@ async function templateLanguages(context: ILoadOptionsFunctions): Promise<INodeP
 	const template =
 		wanted === '' ? undefined : templates.find((entry) => String(entry.id) === wanted);
 	if (template) {
-		const languages = template.languages ?? [];
+		const languages = languagesOf(template);
 		const isDefault = (language: SurveyTemplateLanguage) =>
 			language.code === template.default_language;
 		return [
@@ -56,7 +57,7 @@ async function templateLanguages(context: ILoadOptionsFunctions): Promise<INodeP
 		].map((language) => languageOption(language, isDefault(language)));
 	}
 	const union = new Map<string, SurveyTemplateLanguage>();
-	for (const language of templates.flatMap((entry) => entry.languages ?? [])) {
+	for (const language of templates.flatMap(languagesOf)) {
 		if (!union.has(language.code)) union.set(language.code, language);
 	}
 	return [...union.values()]

@@ -1,6 +1,6 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 
-import { isNotFound, OutOfTimeError, wootricRequest } from '../transport';
+import { answerId, isNotFound, OutOfTimeError, wootricRequest } from '../transport';
 
 /** End users read at the same time: over a real network a poll's time goes to their round trips. */
 const READ_AT_ONCE = 4;
@@ -115,7 +115,7 @@ export class EndUserProfiles {
 	}
 }
 
+/** The record's end user's id, checked (answerId): it becomes a path segment. */
 function endUserIdOf(record: IDataObject): number | undefined {
-	const id = Number(record.end_user_id);
-	return Number.isInteger(id) && id > 0 ? id : undefined;
+	return answerId(record.end_user_id);
 }

@@ -12,6 +12,7 @@ import {
 	type Stream,
 } from '../events';
 import {
+	answerId,
 	declaring,
 	IgnoredParametersError,
 	listAll,
@@ -560,9 +561,8 @@ class StreamReading {
 	 * the poll fails, naming the endpoint, and the next one reads it again.
 	 */
 	private idOf(record: IDataObject): number {
-		const id =
-			typeof record.id === 'string' && /^\d+$/.test(record.id) ? Number(record.id) : record.id;
-		if (typeof id === 'number' && Number.isInteger(id) && id > 0) return id;
+		const id = answerId(record.id);
+		if (id !== undefined) return id;
 		throw declaring(
 			new NodeOperationError(
 				this.context.getNode(),

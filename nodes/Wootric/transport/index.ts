@@ -1,4 +1,11 @@
-export { credentialsOf, recordsIn, wootricRequest, type WootricContext } from './request';
+export {
+	answerId,
+	credentialsOf,
+	idInAnswer,
+	recordsIn,
+	wootricRequest,
+	type WootricContext,
+} from './request';
 export {
 	IgnoredParametersError,
 	listAll,

@@ -243,6 +243,45 @@ export function recordsIn(
 	);
 }
 
+/**
+ * An id as an answer gives it: a positive whole number, or its digits as text; undefined for
+ * anything else (missing, a record, `1002/settings`), which must never reach a path.
+ */
+export function answerId(value: unknown): number | undefined {
+	const id = typeof value === 'string' && /^\d+$/.test(value) ? Number(value) : value;
+	return typeof id === 'number' && Number.isSafeInteger(id) && id > 0 ? id : undefined;
+}
+
+/**
+ * The id an answer holds under `field`, checked before it becomes a path segment: anything but an
+ * id fails as an answer of the wrong shape, naming the endpoint, the item, and what was not sent
+ * (`notSent`, e.g. "Create or Update did not update the end user").
+ */
+export function idInAnswer(
+	context: WootricContext,
+	{ method, path, itemIndex }: Pick<WootricRequest, 'method' | 'path' | 'itemIndex'>,
+	answer: IDataObject,
+	field: string,
+	notSent: string,
+): number {
+	const id = answerId(answer[field]);
+	if (id !== undefined) return id;
+	const given =
+		answer[field] === undefined
+			? `no ${field}`
+			: `${field} ${String(JSON.stringify(answer[field])).slice(0, 60)}`;
+	throw toNodeApiError(
+		context.getNode(),
+		{ method, path, itemIndex, attempts: 1 },
+		{
+			headers: {},
+			apiMessages: [],
+			code: UNEXPECTED_ANSWER,
+			misfit: `${given} where an ID (a whole number above 0) belongs: ${notSent}`,
+		},
+	);
+}
+
 const isRecord = (value: unknown) =>
 	typeof value === 'object' && value !== null && !Array.isArray(value);
 

@@ -130,24 +130,39 @@ interface HttpFailure {
 
 /**
  * A URL as a message may show it: without user info (a proxy's password in a Custom Base URL), query
- * or fragment.
+ * or fragment. Whatever stands before the last @ is left out, whether or not the URL parses: a
+ * password typed unencoded may hold a / (that ends the host early, so that the rest reads as a
+ * path), and a URL typed without http:// parses as another scheme's.
  */
 export function shownUrl(url: string): string {
-	if (!URL.canParse(url)) return url.replace(/\/\/[^/?#]*@/, '//').replace(/[?#].*$/, '');
-	const { origin, pathname } = new URL(url);
-	return `${origin}${pathname === '/' ? '' : pathname}`;
+	const scheme = /^[a-z][a-z\d+.-]*:\/\//i.exec(url)?.[0] ?? '';
+	const shown = url.includes('@') ? `${scheme}${url.slice(url.lastIndexOf('@') + 1)}` : url;
+	if (URL.canParse(shown) && /^https?:$/.test(new URL(shown).protocol)) {
+		const { origin, pathname } = new URL(shown);
+		return `${origin}${pathname === '/' ? '' : pathname}`;
+	}
+	return shown.replace(/[?#].*$/, '');
 }
 
 /**
  * Where a redirect points, as a message may show it: the origin of its Location, read against the
- * URL redirected (`from`), else relative to it.
+ * URL redirected (`from`). Without `from`, a Location without a scheme is read against a host of
+ * its own: one that names another (`//other-host/…`, `/\\other-host/…`) is shown as `//other-host`;
+ * only one that keeps the host is another path of it.
  */
 export function redirectTarget(location: unknown, from?: string): string {
 	if (typeof location !== 'string' || location === '') return 'an address it did not give';
 	if (URL.canParse(location)) return new URL(location).origin;
 	if (from !== undefined && URL.canParse(location, from)) return new URL(location, from).origin;
+	if (URL.canParse(location, UNNAMED_HOST)) {
+		const { host } = new URL(location, UNNAMED_HOST);
+		if (host !== new URL(UNNAMED_HOST).host) return `//${host}`;
+	}
 	return 'another path of the same host';
 }
+
+/** A host no Location can name (.invalid is reserved): what a relative one is read against. */
+const UNNAMED_HOST = 'https://redirected.invalid';
 
 const isRedirect = (status: number) => status >= 300 && status < 400;
 
@@ -166,6 +181,18 @@ function signInError(
 		const secret = credentials.grantType === 'clientCredentials' ? 'client secret' : 'password';
 		return new WootricSignInError(
 			`Wootric's sign-in endpoint ${shownUrl(tokenUrl)} answered ${response.status}, a redirect to ${redirectTarget(response.headers?.location, tokenUrl)}: not followed, so that the ${secret} goes to that endpoint only. Check the region or base URL.`,
+			response.status,
+		);
+	}
+	// Nothing at the sign-in's URL: the Base URL's path (a /v1 typed at its end), not the password.
+	if (response.status === 404) {
+		const shown = shownUrl(tokenUrl);
+		const path = URL.canParse(shown) ? new URL(shown).pathname.replace(/\/oauth\/token$/, '') : '';
+		return new WootricSignInError(
+			`Wootric's sign-in endpoint ${shown} answered 404: nothing signs in there. ` +
+				(path === ''
+					? 'Check the region or Base URL.'
+					: `The Base URL is the API's host (or a proxy's address), without /v1: its path ${path} is the likely cause.`),
 			response.status,
 		);
 	}

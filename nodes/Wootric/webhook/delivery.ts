@@ -103,8 +103,16 @@ function sendingTime(value: unknown): number | undefined {
 				? parseWootricDatetime(value)
 				: undefined;
 	if (milliseconds === undefined) throw new UnreadableDelivery('timestamp is not a datetime');
+	// Dates hold ±8.64e15 ms; past them the time cannot be told or shown (a RangeError).
+	if (Math.abs(milliseconds) > MAX_DATE_MILLISECONDS)
+		throw new UnreadableDelivery(
+			'timestamp is outside the dates that can be told (within 8.64e12 seconds of 1970)',
+		);
 	return milliseconds;
 }
+
+/** The farthest a Date reaches from 1970 on either side (ECMAScript's time values). */
+const MAX_DATE_MILLISECONDS = 8.64e15;
 
 function isObject(value: unknown): value is IDataObject {
 	return typeof value === 'object' && value !== null && !Array.isArray(value);

@@ -17,7 +17,7 @@ import {
 } from '../../helpers/csv';
 import { optionsCollection, readOncePerRun, speaksOneVocabulary } from '../../helpers/fields';
 import { span, stoppedPartWay } from '../../helpers/progress';
-import { listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
+import { languagesOf, listSurveyTemplates, MULTI_LANGUAGE } from '../../helpers/surveyTemplates';
 import { emailValue, integerValue, invalid } from '../../helpers/validation';
 import { flattenParams, wootricRequest } from '../../transport';
 import { placeholdersIn, readSurveyParams, surveyFields } from './surveySettings';
@@ -282,10 +282,10 @@ async function checkLanguages(
 			context,
 			itemIndex,
 			'Survey Template',
-			'is not a template of this account',
+			'is not a template of this account: Wootric does not list it (GET /v1/survey_templates)',
 			templateId,
 		);
-	const allowed = (template.languages ?? []).map((entry) => entry.code);
+	const allowed = languagesOf(template).map((entry) => entry.code);
 	const unknown = [...used].filter(([code]) => !allowed.includes(code));
 	if (unknown.length > 0) {
 		const rows = unknown.map(
@@ -296,7 +296,7 @@ async function checkLanguages(
 			context,
 			itemIndex,
 			'CSV language column',
-			`holds codes the survey template does not have: ${rows.join('; ')}. Allowed: ${allowed.join(', ')}`,
+			`holds codes the survey template does not have: ${rows.join('; ')}. Allowed: ${allowed.join(', ') || 'none (the template lists no language Wootric’s answer could read)'}`,
 			unknown.map(([code]) => code),
 		);
 	}

@@ -17,7 +17,7 @@ import { recordOutput } from '../../helpers/output';
 import { END_USER_SHAPE } from '../../helpers/records';
 import { emailValue, invalid, unixSeconds } from '../../helpers/validation';
 import { parseSerializedProperties } from '../../helpers/properties';
-import type { ParamHash } from '../../transport';
+import { wootricRequest, type ParamHash } from '../../transport';
 
 // The fields and readers the End User operations share.
 
@@ -131,6 +131,23 @@ export function endUserForm(
 	}
 	if (properties) form.properties = properties;
 	return form;
+}
+
+/** PUT /v1/end_users/<id> with the form (endUserForm): the end user's record as answered. */
+export async function putEndUser(
+	context: IExecuteFunctions,
+	itemIndex: number,
+	endUserId: number,
+	form: ParamHash,
+): Promise<IDataObject> {
+	return await wootricRequest<IDataObject>(context, {
+		method: 'PUT',
+		answer: 'record',
+		path: `/v1/end_users/${endUserId}`,
+		form,
+		subject: `end user ${endUserId}`,
+		itemIndex,
+	});
 }
 
 /** A path segment for /v1/end_users/<segment>: '.' and '..' would be read as a relative path. */

@@ -3,7 +3,6 @@ import type { IDataObject, IExecuteFunctions, INodeProperties } from 'n8n-workfl
 import { endUserFields, readEndUserId } from '../../helpers/endUsers';
 import { updateFieldsCollection } from '../../helpers/fields';
 import { invalid } from '../../helpers/validation';
-import { wootricRequest } from '../../transport';
 import {
 	customPropertiesFields,
 	endUserForm,
@@ -13,6 +12,7 @@ import {
 	lastSurveyedField,
 	optionalEmailField,
 	optionalExternalIdField,
+	putEndUser,
 } from './common';
 import type { ItemRequests } from '../types';
 
@@ -52,14 +52,7 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 		);
 	}
 	return async () => {
-		const updated = await wootricRequest<IDataObject>(this, {
-			method: 'PUT',
-			answer: 'record',
-			path: `/v1/end_users/${endUserId}`,
-			form,
-			subject: `end user ${endUserId}`,
-			itemIndex,
-		});
+		const updated = await putEndUser(this, itemIndex, endUserId, form);
 		return endUserOutput(this, itemIndex, updated);
 	};
 }

@@ -3,13 +3,14 @@ import { NodeApiError, NodeOperationError } from 'n8n-workflow';
 
 import { emailField, externalIdField, externalIdValue } from '../../helpers/endUsers';
 import { emailValue } from '../../helpers/validation';
-import { isNotFound, wootricRequest } from '../../transport';
+import { idInAnswer, isNotFound, wootricRequest } from '../../transport';
 import {
 	createFields,
 	endUserForm,
 	endUserOutput,
 	optionalExternalIdField,
 	pathSegment,
+	putEndUser,
 } from './common';
 import type { ItemRequests } from '../types';
 
@@ -83,15 +84,25 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 	const lookUp = matchBy === 'email' ? { lookup_by_email: true } : { lookup_by_external_id: true };
 
 	return async () => {
-		let existing: IDataObject | undefined;
+		const lookUpRequest = {
+			method: 'GET' as const,
+			path: `/v1/end_users/${segment}`,
+			query: lookUp,
+			itemIndex,
+		};
+		let existingId: number | undefined;
 		try {
-			existing = await wootricRequest<IDataObject>(this, {
-				method: 'GET',
+			const existing = await wootricRequest<IDataObject>(this, {
+				...lookUpRequest,
 				answer: 'record',
-				path: `/v1/end_users/${segment}`,
-				query: lookUp,
-				itemIndex,
 			});
+			existingId = idInAnswer(
+				this,
+				lookUpRequest,
+				existing,
+				'id',
+				'Create or Update updated nothing and created nothing',
+			);
 		} catch (error) {
 			// Not found: it is created below. Anything else stops the item.
 			if (!isNotFound(error))
@@ -99,22 +110,16 @@ export function prepare(this: IExecuteFunctions, itemIndex: number): ItemRequest
 					? error
 					: new NodeOperationError(this.getNode(), error as Error, { itemIndex });
 		}
-		const record = existing
-			? await wootricRequest<IDataObject>(this, {
-					method: 'PUT',
-					answer: 'record',
-					path: `/v1/end_users/${existing.id}`,
-					form,
-					subject: `end user ${existing.id}`,
-					itemIndex,
-				})
-			: await wootricRequest<IDataObject>(this, {
-					method: 'POST',
-					answer: 'record',
-					path: '/v1/end_users',
-					form,
-					itemIndex,
-				});
+		const record =
+			existingId !== undefined
+				? await putEndUser(this, itemIndex, existingId, form)
+				: await wootricRequest<IDataObject>(this, {
+						method: 'POST',
+						answer: 'record',
+						path: '/v1/end_users',
+						form,
+						itemIndex,
+					});
 		return endUserOutput(this, itemIndex, record);
 	};
 }
