@@ -140,9 +140,9 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 	// declaring when the limit resets. Not for the end users' limit, which the other endpoint's
 	// reading may have spent in this poll: then this endpoint keeps its cursor, and the next poll,
 	// after the reset, reads on.
-	if (end.outOfTime && !look.readPastCursor()) {
+	if (!look.readPastCursor()) {
 		if (end.onEndUsers) return { found: [], unreadable: look.unreadable, cursor: poll.cursor };
-		throw end.outOfTime;
+		if (end.outOfTime) throw end.outOfTime;
 	}
 	const readThrough = await look.closeLook(end.stopped);
 	const next = advanceCursor(poll.cursor, look.progress(readThrough));
@@ -157,9 +157,9 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 interface PagesEnd {
 	/** Before the list's end: the next poll goes on from where this one stopped. */
 	stopped: boolean;
-	/** A rate limit that resets after the poll's time, which stopped it. */
+	/** The endpoint's rate limit, resetting after the poll's time, which stopped it. */
 	outOfTime?: OutOfTimeError;
-	/** That limit was the end users' (Include End User), not the endpoint's. */
+	/** The end users' reads (Include End User) ran out of the poll's time, which stopped it. */
 	onEndUsers: boolean;
 }
 
@@ -285,11 +285,17 @@ class StreamReading {
 			for await (const page of untilOutOfTime(this.pages(), ranOut)) {
 				this.changes.clear();
 				const before = this.readPage(page);
-				const foundInPage = this.found.slice(before[0]?.found ?? this.found.length);
-				const endUsersRanOut = await this.endUsers?.read(foundInPage.map(({ record }) => record));
-				if (endUsersRanOut) {
-					this.takeBackFromFirstLacking(before, this.endUsers!);
-					return { stopped: true, outOfTime: endUsersRanOut, onEndUsers: true };
+				const pageFound = before[0]?.found ?? this.found.length;
+				const foundInPage = this.found.slice(pageFound);
+				// What this page's own read of its end users got, whatever the other endpoint's reading
+				// does with the reads they share.
+				const endUsers = await this.endUsers?.read(foundInPage.map(({ record }) => record));
+				const lacking = endUsers
+					? foundInPage.findIndex(({ record }) => endUsers.lacks(record))
+					: -1;
+				if (lacking !== -1) {
+					this.takeBackFrom(before, pageFound + lacking);
+					return { stopped: true, onEndUsers: true };
 				}
 				// Oldest first, so whatever is left starts after what was read: the next poll carries
 				// on from there. Never within Lookback's window: stopped there, the next poll would
@@ -369,12 +375,10 @@ class StreamReading {
 
 	/**
 	 * The end users of the page's first records only were read in the poll's time: the reading stops
-	 * before the first record that lacks one, as if it had not been read.
+	 * before the record that found `found[lacking]`, as if it had not been read. `lacking` is an
+	 * index of this page's finds, so that record is one of `before`'s.
 	 */
-	private takeBackFromFirstLacking(before: Standing[], endUsers: EndUserProfiles): void {
-		const lacking = this.found.findIndex(
-			({ record }, index) => index >= before[0].found && endUsers.lacks(record),
-		);
+	private takeBackFrom(before: Standing[], lacking: number): void {
 		// The record that found it: the last to start at or before it.
 		const undone = before.filter((standing) => standing.found <= lacking).pop()!;
 		this.found.length = undone.found;
@@ -483,10 +487,10 @@ class StreamReading {
 			// The others are changes, which the next poll reads there.
 			return sighted.isNew ? [{ record, created, updated, entry, sighted }] : [];
 		});
-		await endUsers?.read(moved.map(({ record }) => record));
+		const endUsersRead = await endUsers?.read(moved.map(({ record }) => record));
 		let unannouncedFrom = Infinity;
 		for (const { record, created, updated, entry, sighted } of moved) {
-			if (endUsers?.lacks(record)) {
+			if (endUsersRead?.lacks(record)) {
 				unannouncedFrom = Math.min(unannouncedFrom, created);
 				continue;
 			}
