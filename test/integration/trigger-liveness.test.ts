@@ -121,4 +121,64 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		);
 		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
 	});
+
+	/**
+	 * Every end user's read takes `ms` on both clocks from when it arrives; reads at once overlap
+	 * (four at once take `ms`, not four times it).
+	 */
+	const slowEndUsers = (ms: number) =>
+		fake.faults.inject({
+			method: 'GET',
+			path: /^\/v1\/end_users\/\d+$/,
+			times: Infinity,
+			fault: {
+				kind: 'held',
+				get released() {
+					const answeredAt = Date.now() + ms;
+					return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+						jest.setSystemTime(Math.max(Date.now(), answeredAt)),
+					);
+				},
+			},
+		});
+	/**
+	 * A poll as n8n runs it with `budgetMs`: one that takes longer than n8n's timeout (the budget is
+	 * four fifths of it) is dropped, and nothing it stored is kept.
+	 */
+	const pollWithin = async (session: TriggerSession, budgetMs: number) => {
+		const stored = structuredClone(session.staticData);
+		const emittedBefore = session.emitted.length;
+		const started = Date.now();
+		const poll = await session.poll('trigger', budgetMs);
+		const tookMs = Date.now() - started;
+		if (tookMs > budgetMs / 0.8) {
+			session.restart(stored);
+			session.emitted.length = emittedBefore;
+		}
+		return { ...poll, tookMs };
+	};
+
+	it("5. a page's 50 end users read at 600 ms each, 5 s budget: every poll ends within n8n's timeout, and three polls emit all, in order, each once", async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response'],
+			options: { includeEndUser: true },
+		});
+		await session.poll();
+		wait(5);
+		const responses = Array.from({ length: 50 }, (_, index) =>
+			respond(user(`reader${index}`), { createdAt: now() + Math.floor(index / 10) }),
+		);
+		wait(60);
+		slowEndUsers(600);
+
+		const took: number[] = [];
+		for (let poll = 0; poll < 3; poll++) {
+			took.push((await pollWithin(session, 5_000)).tookMs);
+			wait(60);
+		}
+
+		expect(took.every((ms) => ms <= 6_250)).toBe(true);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
+		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
+	}, 60_000);
 });
