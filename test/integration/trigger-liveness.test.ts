@@ -181,4 +181,55 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
 		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
 	}, 60_000);
+
+	it('6. a second of 131 responses with GET /v1/responses limited to 4 a minute, 5 s budget: polls a minute apart emit all, in order, each once', async () => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		wait(5);
+		const second = now();
+		const cluster = Array.from({ length: 131 }, () => respond(user('many'), { createdAt: second }));
+		wait(30);
+		fake.rateLimits.set('GET /v1/responses', 4, 60);
+
+		const polls: Array<{ emitted: number; error?: string }> = [];
+		for (let poll = 0; poll < 6; poll++) {
+			const run = await pollWithin(session, 5_000);
+			polls.push({ emitted: run.items.length, error: run.error?.message });
+			wait(61);
+		}
+
+		expect(polls.every(({ error }) => error === undefined)).toBe(true);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(cluster.map(({ id }) => id));
+	}, 60_000);
+
+	it.each([2, 3])(
+		'6. GET /v1/responses limited to %i a minute, fewer than a poll needs: each poll fails saying so, declaring the reset, and emits nothing twice',
+		async (limit) => {
+			const session = new TriggerSession(fake, { events: ['response'] });
+			await session.poll();
+			wait(5);
+			const second = now();
+			Array.from({ length: 131 }, () => respond(user('many'), { createdAt: second }));
+			wait(30);
+			fake.rateLimits.set('GET /v1/responses', limit, 60);
+
+			const polls = [];
+			for (let poll = 0; poll < 3; poll++) {
+				polls.push(await pollWithin(session, 5_000));
+				wait(61);
+			}
+			const failed = polls.filter(({ error }) => error !== undefined);
+
+			expect(failed.length).toBeGreaterThan(0);
+			for (const { error } of failed) {
+				expect(error?.message).toMatch(
+					/^Wootric's rate limit for GET \/v1\/responses left this poll too few requests to read on: it needs 3 .* 4 inside a second/,
+				);
+				expect(error).toMatchObject({ failure: { cause: 'rate-limited' } });
+			}
+			const ids = session.emitted.map((item) => Number(item.id));
+			expect(new Set(ids).size).toBe(ids.length);
+		},
+		60_000,
+	);
 });
