@@ -1,12 +1,7 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	addDecline,
-	addResponse,
-	createEndUser,
-	startFakeWootric,
-	type FakeWootric,
-} from '../fake';
+import type { FakeWootric } from '../fake';
+import { addDecline, addResponse, createEndUser, startFakeWootric } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
 
@@ -159,10 +154,8 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 	};
 
 	it("5. a page's 50 end users read at 600 ms each, 5 s budget: every poll ends within n8n's timeout, and three polls emit all, in order, each once", async () => {
-		const session = new TriggerSession(fake, {
-			events: ['response'],
-			options: { includeEndUser: true },
-		});
+		const options = { includeEndUser: true };
+		const session = new TriggerSession(fake, { events: ['response'], options });
 		await session.poll();
 		wait(5);
 		const responses = Array.from({ length: 50 }, (_, index) =>
