@@ -112,9 +112,9 @@ export async function emitTimedOut(
 			...page.filter((record) => (waiting.get(Number(record.id)) ?? Infinity) <= createdBy),
 		);
 	}
-	await endUsers?.read(listed);
+	const endUsersRead = await endUsers?.read(listed);
 	const stillHeld = new Set(
-		listed.filter((record) => endUsers?.lacks(record)).map((record) => Number(record.id)),
+		listed.filter((record) => endUsersRead?.lacks(record)).map((record) => Number(record.id)),
 	);
 	for (const record of listed) {
 		const id = Number(record.id);

@@ -50,6 +50,14 @@ export interface StreamCursor {
 	/** The records read in seconds after `complete`. */
 	recent: ReadRecord[];
 	/**
+	 * [second, records read]: the last poll stopped inside the updated_at second `complete + 1`,
+	 * having read that many of its records, the first ones in the service's order. The next poll
+	 * starts at the page before the first it has not read, and checks that page is all read
+	 * (nothing left or entered the second before it since), so that a second larger than what one
+	 * poll may read is read across polls. Unset: from the second's first page.
+	 */
+	stoppedIn?: [second: number, read: number];
+	/**
 	 * 'created': Wootric ignored the `updated` filter (an older variant of its API), so the endpoint
 	 * is read along created_at, and `complete` counts created_at seconds. Unset: along updated_at.
 	 */
@@ -144,6 +152,8 @@ export interface PollProgress {
 	waiting?: Array<[number, number, number?]>;
 	unmatched?: Array<[number, number]>;
 	told: string[];
+	/** Where the reading stopped inside a second, and how many of its records it had read. */
+	stoppedIn?: [second: number, read: number];
 }
 
 /** The cursor after a poll; pure, so a failed poll simply does not call it. */
@@ -172,6 +182,8 @@ export function advanceCursor(cursor: StreamCursor, progress: PollProgress): Str
 		(key) => Number(key.split('/')[0]) > complete,
 	);
 	if (told.length > 0) next.told = told;
+	// Only where the next poll starts in that second: otherwise it reads the second from its start.
+	if (progress.stoppedIn?.[0] === complete + 1) next.stoppedIn = progress.stoppedIn;
 	return next;
 }
 

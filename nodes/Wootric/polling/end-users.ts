@@ -1,91 +1,136 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { answerId, isNotFound, OutOfTimeError, wootricRequest } from '../transport';
+import { answerId, declaring, isNotFound, OutOfTimeError, wootricRequest } from '../transport';
 
 /** End users read at the same time: over a real network a poll's time goes to their round trips. */
 const READ_AT_ONCE = 4;
 
-/**
- * Include End User: one request per distinct end user of a poll's records, for the email, external
- * id and current properties on each item. A poll reads them as it reads its pages, so that n8n's
- * time for the poll bounds them with the reading: a poll that stops early, or whose end users meet
- * a rate limit that resets after its time, leaves the rest of the records, and their end users, to
- * the next.
- *
- * State: one entry per end user read, or being read, in this poll (at most one per record read,
- * 10,000 per endpoint), gone with the poll; one that ran out of the poll's time is dropped, so
- * that `lacks` tells its records.
- */
-export class EndUserProfiles {
-	/** null: deleted since answering (404). */
-	private readonly profiles = new Map<number, Promise<IDataObject | null>>();
-	private reading = 0;
-	private readonly queue: Array<() => void> = [];
+/** A read of an end user not started because the poll's time for reading ran out. */
+const NOT_STARTED = Symbol('not started in time');
 
-	/** `giveUpAt`: n8n's end of the poll; no rate-limit wait past it (see transport/request). */
+type Profile = IDataObject | null;
+
+/**
+ * What one `read` learnt of its records' end users, whatever other reads of the poll do meanwhile:
+ * the profiles it got, by end user id, and the first rate limit out of the poll's time it met.
+ */
+export class EndUsersRead {
 	constructor(
-		private readonly context: IPollFunctions,
-		private readonly giveUpAt?: number,
+		private readonly profiles: ReadonlyMap<number, Profile>,
+		readonly ranOut?: OutOfTimeError,
 	) {}
 
-	/**
-	 * Reads the end users of these records not read yet, READ_AT_ONCE at a time; every read is let
-	 * finish before a failure fails the poll, so no request outlives it. Resolves to the error of a
-	 * read given up for the poll's time (a rate limit that resets after it), if one was: then
-	 * `lacks` tells the records whose end users are not read, and the poll leaves them to the next.
-	 */
-	async read(records: IDataObject[]): Promise<OutOfTimeError | undefined> {
-		// Those another endpoint's reading started are waited for too: one may yet run out of time.
-		const reads: Array<[number, Promise<unknown>]> = [];
-		for (const id of new Set(records.map(endUserIdOf))) {
-			if (id === undefined) continue;
-			let profile = this.profiles.get(id);
-			if (!profile) {
-				profile = this.inTurn(async () => await this.profileOf(id));
-				this.profiles.set(id, profile);
-			}
-			reads.push([id, profile]);
-		}
-		const settled = await Promise.allSettled(reads.map(([, profile]) => profile));
-		let ranOut: OutOfTimeError | undefined;
-		for (const [index, read] of settled.entries()) {
-			if (read.status === 'fulfilled') continue;
-			if (!(read.reason instanceof OutOfTimeError)) throw read.reason;
-			ranOut ??= read.reason;
-			const [id, profile] = reads[index];
-			if (this.profiles.get(id) === profile) this.profiles.delete(id);
-		}
-		return ranOut;
-	}
-
-	/** Whether the record has an end user whose profile this poll has not read. */
+	/** Whether this read left the record's end user unread (out of the poll's time). */
 	lacks(record: IDataObject): boolean {
 		const id = endUserIdOf(record);
 		return id !== undefined && !this.profiles.has(id);
 	}
 
-	/** The records with their end users (read first where not yet; out of time, the poll fails). */
-	async withEndUsers(records: IDataObject[]): Promise<IDataObject[]> {
-		const ranOut = await this.read(records);
-		if (ranOut) throw ranOut;
-		return await Promise.all(
-			records.map(async (record) => {
-				const id = endUserIdOf(record);
-				if (id === undefined) return record;
-				const profile = await this.profiles.get(id)!;
-				const atSurvey = (record.end_user as IDataObject | undefined) ?? {};
-				return { ...record, end_user: { ...atSurvey, ...(profile ?? { deleted: true }) } };
-			}),
-		);
+	/** The record with its end user, as this read got it (a deleted user: `deleted: true`). */
+	withEndUser(record: IDataObject): IDataObject {
+		const id = endUserIdOf(record);
+		if (id === undefined || !this.profiles.has(id)) return record;
+		const atSurvey = (record.end_user as IDataObject | undefined) ?? {};
+		return {
+			...record,
+			end_user: { ...atSurvey, ...(this.profiles.get(id) ?? { deleted: true }) },
+		};
+	}
+}
+
+/**
+ * Include End User: one request per distinct end user of a poll's records, for the email, external
+ * id and current properties on each item. A poll reads them as it reads its pages, so that n8n's
+ * time for the poll bounds them with the reading: no read starts after `startBy`, a rate limit
+ * that resets after `giveUpAt` is not waited for, and the poll leaves the records whose end users
+ * were not read, and the rest after them, to the next.
+ *
+ * Invariant: this object is the one owner of the poll's end-user reads, which both endpoints'
+ * readings share: `profiles` holds one read per end user, in flight or read; a read that ended
+ * unread (out of time) is dropped in the same step that learns it, so that a later `read` starts it
+ * again. A reading never asks this object what another reading left: each `read` answers for its
+ * own records (EndUsersRead), from the reads it waited for.
+ * Bound: one entry per end user of the records read in this poll (at most one per record, 10,000
+ * per endpoint), gone with the poll.
+ */
+export class EndUserProfiles {
+	private readonly profiles = new Map<number, Promise<Profile | typeof NOT_STARTED>>();
+	private reading = 0;
+	private readonly queue: Array<() => void> = [];
+
+	/**
+	 * `startBy`: no read starts after it (ms since the epoch; the poll's deadline for reading);
+	 * `giveUpAt`: n8n's end of the poll, no rate-limit wait past it (see transport/request).
+	 */
+	constructor(
+		private readonly context: IPollFunctions,
+		private readonly time: { startBy?: number; giveUpAt?: number } = {},
+	) {}
+
+	/**
+	 * Reads the end users of these records not read yet, READ_AT_ONCE at a time, and waits for those
+	 * another reading started; every read is let finish before a failure fails the poll, so no
+	 * request outlives it. A read given up for the poll's time (a rate limit that resets after it, or
+	 * its turn coming after `startBy`) leaves its records lacking in what this returns.
+	 */
+	async read(records: IDataObject[]): Promise<EndUsersRead> {
+		const reads: Array<[number, Promise<Profile | typeof NOT_STARTED>]> = [];
+		for (const id of new Set(records.map(endUserIdOf))) {
+			if (id === undefined) continue;
+			let profile = this.profiles.get(id);
+			if (!profile) {
+				profile = this.inTurn(async () =>
+					Date.now() > (this.time.startBy ?? Infinity) ? NOT_STARTED : await this.profileOf(id),
+				);
+				this.profiles.set(id, profile);
+			}
+			reads.push([id, profile]);
+		}
+		const settled = await Promise.allSettled(reads.map(([, profile]) => profile));
+		const got = new Map<number, Profile>();
+		let ranOut: OutOfTimeError | undefined;
+		for (const [index, read] of settled.entries()) {
+			const [id, profile] = reads[index];
+			if (read.status === 'fulfilled' && read.value !== NOT_STARTED) {
+				got.set(id, read.value);
+				continue;
+			}
+			if (read.status === 'rejected') {
+				if (!(read.reason instanceof OutOfTimeError)) throw read.reason;
+				ranOut ??= read.reason;
+			}
+			if (this.profiles.get(id) === profile) this.profiles.delete(id);
+		}
+		return new EndUsersRead(got, ranOut);
 	}
 
-	private async profileOf(id: number): Promise<IDataObject | null> {
+	/**
+	 * The records with their end users (read first where not yet). One left unread fails the poll,
+	 * declaring why: a rate limit's reset, or the poll's time.
+	 */
+	async withEndUsers(records: IDataObject[]): Promise<IDataObject[]> {
+		const endUsers = await this.read(records);
+		if (endUsers.ranOut) throw endUsers.ranOut;
+		if (records.some((record) => endUsers.lacks(record)))
+			throw declaring(
+				new NodeOperationError(
+					this.context.getNode(),
+					"The poll's time ran out before the end users of its records were read (Include End User)",
+					{ description: 'The next poll reads them again.' },
+				),
+				{ cause: 'temporarily-unavailable' },
+			);
+		return records.map((record) => endUsers.withEndUser(record));
+	}
+
+	private async profileOf(id: number): Promise<Profile> {
 		const user = await wootricRequest<IDataObject>(this.context, {
 			method: 'GET',
 			path: `/v1/end_users/${id}`,
 			answer: 'record',
 			subject: `end user ${id}`,
-			giveUpAt: this.giveUpAt,
+			giveUpAt: this.time.giveUpAt,
 		}).catch((error: unknown) => {
 			// A user deleted since answering has no profile; anything else fails the read.
 			if (isNotFound(error)) return null;

@@ -1,4 +1,4 @@
-import type { IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
+import type { Failure, IDataObject, INodeExecutionData, IPollFunctions } from 'n8n-workflow';
 
 import {
 	changedSinceCreated,
@@ -9,7 +9,13 @@ import {
 	STREAMS,
 	type Stream,
 } from '../events';
-import { listAll, wootricRequest, wootricSeconds, type UnreadableRecords } from '../transport';
+import {
+	declaring,
+	listAll,
+	wootricRequest,
+	wootricSeconds,
+	type UnreadableRecords,
+} from '../transport';
 import { isStreamCursor, startCursor, type ReadRecord, type StreamCursor } from './cursor';
 import { EndUserProfiles } from './end-users';
 import { readSettings, type TriggerSettings } from './settings';
@@ -148,7 +154,10 @@ const cursorsBeingRead = new WeakSet<IDataObject>();
  * the reset, but for the end users' limit (stream-reading.ts, readAlong).
  */
 export async function pollWootric(context: IPollFunctions): Promise<INodeExecutionData[][] | null> {
-	const settings = await readSettings(context);
+	const settings = await readSettings(context).catch((error: unknown) => {
+		// What the transport did not declare is the node's settings, as the user gave them.
+		throw declaredAs(error, { cause: 'configuration-invalid' });
+	});
 	if (context.getMode() === 'manual') return await sample(context, settings);
 
 	const state = context.getWorkflowStaticData('node');
@@ -161,9 +170,19 @@ export async function pollWootric(context: IPollFunctions): Promise<INodeExecuti
 	cursorsBeingRead.add(state);
 	try {
 		return await readOn(context, settings, state);
+	} catch (error) {
+		// Every failure the poll knows of declares its class where it is made; anything else is a
+		// defect of the node, which n8n's durable poller must not take for a wait.
+		throw declaredAs(error, { cause: 'node-defect' });
 	} finally {
 		cursorsBeingRead.delete(state);
 	}
+}
+
+/** `error`, declaring `failure` unless it declares one already. */
+function declaredAs(error: unknown, failure: Failure): unknown {
+	if (!(error instanceof Error) || 'failure' in error) return error;
+	return declaring(error, failure);
 }
 
 /** One poll of an active trigger: reads each endpoint on from its cursor, and moves the cursors. */
@@ -177,7 +196,9 @@ async function readOn(
 	const started = Date.now();
 	const deadline = started + budget * 0.8;
 	const giveUpAt = started + budget;
-	const endUsers = settings.includeEndUser ? new EndUserProfiles(context, giveUpAt) : undefined;
+	const endUsers = settings.includeEndUser
+		? new EndUserProfiles(context, { startBy: deadline, giveUpAt })
+		: undefined;
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];

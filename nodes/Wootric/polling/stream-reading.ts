@@ -1,4 +1,4 @@
-import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import type { Failure, IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import {
@@ -47,6 +47,17 @@ const MAX_RECORDS_PER_POLL = 10_000;
  * still end, and the next one go on from there.
  */
 const CLOSING_REQUESTS = 2;
+/**
+ * A poll resumes inside a second it stopped in (cursor.stoppedIn) when fewer than this many of its
+ * records were read; a larger second is the listing's to read, from both ends (transport/paging).
+ */
+const RESUMED_SECONDS_UNDER = 1_400;
+/**
+ * The fewest requests of an endpoint's rate limit a poll needs to read on: inside a second it
+ * stopped in, the page before the first it has not read (the check) and that page; then its closing
+ * look (CLOSING_REQUESTS). See docs/polling-trigger.md, "The least a poll needs".
+ */
+const LEAST_REQUESTS = 2 + CLOSING_REQUESTS;
 
 export interface Found {
 	event: EventName;
@@ -122,6 +133,26 @@ export async function readStream(poll: StreamPoll): Promise<StreamRead> {
 	);
 }
 
+/**
+ * The endpoint's rate limit left the poll fewer requests than it needs to read on (LEAST_REQUESTS),
+ * and it resets after the poll's time: the poll fails, saying so and declaring the reset, which
+ * n8n's durable poller waits for.
+ */
+function tooFewRequests({ context, stream }: StreamPoll, limited: OutOfTimeError): Error {
+	const { path } = STREAMS[stream];
+	return declaring(
+		new NodeOperationError(
+			context.getNode(),
+			`Wootric's rate limit for GET ${path} left this poll too few requests to read on: it needs ${LEAST_REQUESTS - 1} within the limit's window (a page and its closing look), ${LEAST_REQUESTS} inside a second of more records than that (and the page before, to check it)`,
+			{
+				description:
+					'Other clients of the Wootric account spend the same limit. The trigger goes on when a poll gets that many; until then it reads nothing new.',
+			},
+		),
+		(limited as { failure?: Failure }).failure ?? { cause: 'rate-limited' },
+	);
+}
+
 /** A read Wootric refused by ignoring its parameters, as a value; any other failure fails the poll. */
 function refusal(error: unknown): IgnoredParametersError {
 	if (error instanceof IgnoredParametersError) return error;
@@ -141,12 +172,16 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 	// declaring when the limit resets. Not for the end users' limit, which the other endpoint's
 	// reading may have spent in this poll: then this endpoint keeps its cursor, and the next poll,
 	// after the reset, reads on.
-	if (end.outOfTime && !look.readPastCursor()) {
-		if (end.onEndUsers) return { found: [], unreadable: look.unreadable, cursor: poll.cursor };
-		throw end.outOfTime;
-	}
-	const readThrough = await look.closeLook(end.stopped);
-	const next = advanceCursor(poll.cursor, look.progress(readThrough));
+	if (!look.readPastCursor() && end.onEndUsers)
+		return { found: [], unreadable: look.unreadable, cursor: poll.cursor };
+	if (end.outOfTime && !look.readPastCursor()) throw end.outOfTime;
+	// Stopped on the page before where an earlier poll stopped inside a second: no further.
+	if (end.outOfTime && !look.wentOn()) throw tooFewRequests(poll, end.outOfTime);
+	// The limit spent before the closing look could end the poll: too few requests too.
+	const readThrough = await look.closeLook(end.stopped).catch((error: unknown) => {
+		throw error instanceof OutOfTimeError ? tooFewRequests(poll, error) : error;
+	});
+	const next = advanceCursor(poll.cursor, look.progress(readThrough, end.stopped));
 	return {
 		found: look.found,
 		unreadable: look.unreadable,
@@ -158,9 +193,9 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 interface PagesEnd {
 	/** Before the list's end: the next poll goes on from where this one stopped. */
 	stopped: boolean;
-	/** A rate limit that resets after the poll's time, which stopped it. */
+	/** The endpoint's rate limit, resetting after the poll's time, which stopped it. */
 	outOfTime?: OutOfTimeError;
-	/** That limit was the end users' (Include End User), not the endpoint's. */
+	/** The end users' reads (Include End User) ran out of the poll's time, which stopped it. */
 	onEndUsers: boolean;
 }
 
@@ -169,6 +204,7 @@ interface Standing {
 	found: number;
 	read: number;
 	second: number;
+	inSecond: number;
 	readPastComplete: number;
 	changes: number;
 }
@@ -202,6 +238,13 @@ class StreamReading {
 	private readonly changes = new UndoLog();
 	/** The `reading` second of the last record read. */
 	private second: number;
+	/** How many records of `second` were read, in the service's order (an earlier poll's too). */
+	private inSecond = 0;
+	/**
+	 * Resuming inside the second an earlier poll stopped in (cursor.stoppedIn): the page it starts
+	 * at, and how many of that second's records come before it; unset once the first page is read.
+	 */
+	private resuming?: { second: number; page: number; before: number };
 	private readPastComplete = 0;
 	/** The service's time of its first answer (UNIX seconds). */
 	private answeredAt?: number;
@@ -248,6 +291,19 @@ class StreamReading {
 		this.emitFrom = newFrom(cursor, settings.lookbackSeconds);
 		this.listedFrom = this.byCreated ? this.emitFrom : cursor.complete + 1;
 		this.second = cursor.complete;
+		const [stoppedSecond, readInIt] = cursor.stoppedIn ?? [];
+		// The page before the first one not read, to check that nothing moved before it; a second
+		// read to 1,400 or more is left to the listing's own reading of large seconds.
+		if (
+			!this.byCreated &&
+			stoppedSecond === cursor.complete + 1 &&
+			readInIt !== undefined &&
+			readInIt >= PER_PAGE &&
+			readInIt < RESUMED_SECONDS_UNDER
+		) {
+			const page = Math.floor(readInIt / PER_PAGE);
+			this.resuming = { second: stoppedSecond, page, before: (page - 1) * PER_PAGE };
+		}
 		this.waiting = new Map(cursor.waiting?.map(([id, created]) => [id, created]));
 		this.arrivals = new Map(
 			(cursor.waiting ?? []).flatMap(([id, , arrived]) =>
@@ -274,6 +330,25 @@ class StreamReading {
 		return this.second > this.cursor.complete;
 	}
 
+	/** Whether the reading read a record no earlier poll had read up to. */
+	wentOn(): boolean {
+		const [second, read] = this.cursor.stoppedIn ?? [];
+		return this.readPastCursor() && (this.second !== second || this.inSecond > (read ?? 0));
+	}
+
+	/**
+	 * Whether the first page of a resumed reading is a whole page of the stopped second's records
+	 * the earlier poll read, as they were: then the pages before it hold only those, in the
+	 * service's order of that second (as the listing's windows rely on), and none was skipped.
+	 */
+	private resumedWhereItStopped(resumed: { second: number }, readBefore: number): boolean {
+		const page = this.read.slice(readBefore);
+		const known = new Set(
+			this.cursor.recent.filter(([, second]) => second === resumed.second).map(String),
+		);
+		return page.length === PER_PAGE && page.every((entry) => known.has(String(entry)));
+	}
+
 	/**
 	 * Reads the pages oldest first, each record's events decided as it comes, until the list ends,
 	 * the poll has read its share (MAX_RECORDS_PER_POLL, or its deadline), or a rate limit that resets
@@ -285,12 +360,29 @@ class StreamReading {
 		try {
 			for await (const page of untilOutOfTime(this.pages(), ranOut)) {
 				this.changes.clear();
+				const readBefore = this.read.length;
 				const before = this.readPage(page);
-				const foundInPage = this.found.slice(before[0]?.found ?? this.found.length);
-				const endUsersRanOut = await this.endUsers?.read(foundInPage.map(({ record }) => record));
-				if (endUsersRanOut) {
-					this.takeBackFromFirstLacking(before, this.endUsers!);
-					return { stopped: true, outOfTime: endUsersRanOut, onEndUsers: true };
+				if (this.resuming) {
+					const resumed = this.resuming;
+					this.resuming = undefined;
+					if (!this.resumedWhereItStopped(resumed, readBefore)) {
+						// Something left or entered the second before this page since: the pages skipped may
+						// hold a record not read. The next poll reads the second from its first page.
+						if (before.length > 0) this.restore(before[0]);
+						return { stopped: true, onEndUsers: false };
+					}
+				}
+				const pageFound = before[0]?.found ?? this.found.length;
+				const foundInPage = this.found.slice(pageFound);
+				// What this page's own read of its end users got, whatever the other endpoint's reading
+				// does with the reads they share.
+				const endUsers = await this.endUsers?.read(foundInPage.map(({ record }) => record));
+				const lacking = endUsers
+					? foundInPage.findIndex(({ record }) => endUsers.lacks(record))
+					: -1;
+				if (lacking !== -1) {
+					this.takeBackFrom(before, pageFound + lacking);
+					return { stopped: true, onEndUsers: true };
 				}
 				// Oldest first, so whatever is left starts after what was read: the next poll carries
 				// on from there. Never within Lookback's window: stopped there, the next poll would
@@ -331,6 +423,7 @@ class StreamReading {
 					...common,
 					updated: { gte: this.cursor.complete + 1 },
 					sortKey: 'updated_at',
+					startPage: this.resuming?.page,
 				});
 	}
 
@@ -345,8 +438,12 @@ class StreamReading {
 			)
 				continue;
 			before.push(this.standing());
-			this.second =
+			const second =
 				wootricSeconds(record[`${this.reading}_at`]) ?? Math.max(this.second, this.listedFrom);
+			if (second !== this.second)
+				this.inSecond = second === this.resuming?.second ? this.resuming.before : 0;
+			this.inSecond++;
+			this.second = second;
 			const created = wootricSeconds(record.created_at) ?? this.second;
 			const entry = this.entryOf(record, this.second);
 			this.read.push(entry);
@@ -363,6 +460,7 @@ class StreamReading {
 			found: this.found.length,
 			read: this.read.length,
 			second: this.second,
+			inSecond: this.inSecond,
 			readPastComplete: this.readPastComplete,
 			changes: this.changes.mark(),
 		};
@@ -370,19 +468,22 @@ class StreamReading {
 
 	/**
 	 * The end users of the page's first records only were read in the poll's time: the reading stops
-	 * before the first record that lacks one, as if it had not been read.
+	 * before the record that found `found[lacking]`, as if it had not been read. `lacking` is an
+	 * index of this page's finds, so that record is one of `before`'s.
 	 */
-	private takeBackFromFirstLacking(before: Standing[], endUsers: EndUserProfiles): void {
-		const lacking = this.found.findIndex(
-			({ record }, index) => index >= before[0].found && endUsers.lacks(record),
-		);
+	private takeBackFrom(before: Standing[], lacking: number): void {
 		// The record that found it: the last to start at or before it.
-		const undone = before.filter((standing) => standing.found <= lacking).pop()!;
-		this.found.length = undone.found;
-		this.read.length = undone.read;
-		this.second = undone.second;
-		this.readPastComplete = undone.readPastComplete;
-		this.changes.undoTo(undone.changes);
+		this.restore(before.filter((standing) => standing.found <= lacking).pop()!);
+	}
+
+	/** Back to where the reading stood before a record: as if it had not read from there on. */
+	private restore(standing: Standing): void {
+		this.found.length = standing.found;
+		this.read.length = standing.read;
+		this.second = standing.second;
+		this.inSecond = standing.inSecond;
+		this.readPastComplete = standing.readPastComplete;
+		this.changes.undoTo(standing.changes);
 	}
 
 	/**
@@ -484,10 +585,10 @@ class StreamReading {
 			// The others are changes, which the next poll reads there.
 			return sighted.isNew ? [{ record, created, updated, entry, sighted }] : [];
 		});
-		await endUsers?.read(moved.map(({ record }) => record));
+		const endUsersRead = await endUsers?.read(moved.map(({ record }) => record));
 		let unannouncedFrom = Infinity;
 		for (const { record, created, updated, entry, sighted } of moved) {
-			if (endUsers?.lacks(record)) {
+			if (endUsersRead?.lacks(record)) {
 				unannouncedFrom = Math.min(unannouncedFrom, created);
 				continue;
 			}
@@ -519,9 +620,13 @@ class StreamReading {
 		);
 	}
 
-	/** What the reading read and decided, for the cursor to move by (advanceCursor). */
-	progress(readThrough: number): PollProgress {
+	/**
+	 * What the reading read and decided, for the cursor to move by (advanceCursor); `stopped`: it
+	 * stopped before the list's end, inside its last second.
+	 */
+	progress(readThrough: number, stopped: boolean): PollProgress {
 		return {
+			stoppedIn: stopped && !this.byCreated ? [this.second, this.inSecond] : undefined,
 			answeredAt: this.now(),
 			read: this.read,
 			readThrough,

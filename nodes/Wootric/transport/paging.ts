@@ -78,6 +78,11 @@ export interface ListRequest {
 	giveUpAt?: number;
 	/** For each page's request, and pages asked for ahead (see WootricRequest). */
 	keepRequests?: number;
+	/**
+	 * The page the first window starts at (sorted by a time): the records of its first second
+	 * before it were read by an earlier listing (a poll that stopped inside that second). Unset: 1.
+	 */
+	startPage?: number;
 }
 
 /** How a list is read; unset, the defaults (defaults.ts). */
@@ -394,8 +399,10 @@ async function* walk(
 	let edge = firstEdge;
 	// The records of the edge second read so far, in the order read.
 	let edgeRecords: IDataObject[] = [];
+	let startPage = listing.request.startPage;
 	for (;;) {
-		const firstPage = Math.floor(edgeRecords.length / PER_PAGE) + 1;
+		const firstPage = startPage ?? Math.floor(edgeRecords.length / PER_PAGE) + 1;
+		startPage = undefined;
 		const window = yield* readWindow(
 			listing,
 			{ ...ranges, [field]: { ...fixed, [edgeKey]: edge } },

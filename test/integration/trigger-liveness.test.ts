@@ -1,0 +1,228 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import type { FakeWootric } from '../fake';
+import { addDecline, addResponse, createEndUser, startFakeWootric } from '../fake';
+import type { EndUser, SurveyResponse } from '../fake/store';
+import { fakeDateOnly, TriggerSession } from '../support/wootric';
+
+/**
+ * The polling trigger's failures to go on (issue 57, items 4 to 6), each as it was reproduced: a
+ * poll that crashed on the end users both endpoints share, end-user reads that ran past n8n's time
+ * for the poll, and a list rate limit too tight for a second larger than a poll's reading. The
+ * host's clock (Date) is the test's and moves with the service's, as time passes for both.
+ */
+describe('Wootric Trigger: every poll ends, and the next goes on', () => {
+	let fake: FakeWootric;
+
+	beforeAll(() => fakeDateOnly(Date.UTC(2026, 10, 20, 12, 0, 0, 400)));
+	afterAll(() => jest.useRealTimers());
+	beforeEach(async () => {
+		fake = await startFakeWootric();
+	});
+	afterEach(async () => await fake.close());
+
+	const now = () => fake.clock.now();
+	/** Time passes on both clocks. */
+	const wait = (seconds: number) => jest.setSystemTime(Date.now() + seconds * 1000);
+	const user = (name: string) => createEndUser(fake.account, fake.store, `${name}@example.com`);
+	const respond = (by: EndUser, fields: Partial<SurveyResponse> = {}) =>
+		addResponse(fake.account, fake.store, {
+			endUserId: by.id,
+			score: 3,
+			createdAt: now(),
+			...fields,
+		});
+	/** A promise and what settles it. */
+	const signal = () => {
+		let fire!: () => void;
+		const fired = new Promise<void>((resolve) => (fire = resolve));
+		return { fired, fire };
+	};
+	const endUserPath = (of: EndUser) => `/v1/end_users/${of.id}`;
+
+	it("4. the end users both endpoints share: one read out of the poll's time, read again by the responses' closing look while the declines' page waits on another, ends the poll declared, and the next polls emit all", async () => {
+		const [x, y, z] = [user('x'), user('y'), user('z')];
+		const session = new TriggerSession(fake, {
+			events: ['response', 'decline'],
+			options: { includeEndUser: true, waitUntilComplete: true, completeAfterMinutes: 1 },
+		});
+		await session.poll();
+		wait(5);
+		// Held for its comment, due by the poll under test: its closing look lists it and reads X.
+		const heldOfX = respond(x, { completed: false });
+		wait(30);
+		await session.poll();
+		wait(5);
+		// Read, and held, before the response of X on the responses' page.
+		const heldOfZ = respond(z, { completed: false });
+		wait(1);
+		const ofX = respond(x, { completed: true });
+		const declines = [x, y].map((by) =>
+			addDecline(fake.account, fake.store, { endUserId: by.id, createdAt: now() }),
+		);
+		wait(30);
+
+		// The declines' page asks for X and Y; the responses' page is answered once both are asked.
+		const yAsked = signal();
+		const xAskedAgain = signal();
+		const yAnswered = signal();
+		fake.faults.inject({
+			method: 'GET',
+			path: '/v1/responses',
+			when: (request) => request.query.updated !== undefined,
+			fault: { kind: 'held', released: yAsked.fired },
+		});
+		// X's limit resets after the poll's time (a 429 that does not say when: a minute).
+		fake.faults.inject({
+			method: 'GET',
+			path: endUserPath(x),
+			fault: { kind: 'status', status: 429 },
+		});
+		// Y answers once the responses' closing look asks for X again; that read answers after Y.
+		fake.faults.inject({
+			method: 'GET',
+			path: endUserPath(y),
+			when: () => (yAsked.fire(), true),
+			fault: { kind: 'held', released: xAskedAgain.fired },
+		});
+		fake.faults.inject({
+			method: 'GET',
+			path: endUserPath(x),
+			when: () => (xAskedAgain.fire(), true),
+			fault: { kind: 'held', released: yAnswered.fired },
+		});
+		fake.answeredHooks.push((request) => {
+			if (request.path === endUserPath(y)) setTimeout(yAnswered.fire, 300);
+		});
+		const crossed = await session.poll('trigger', 10_000);
+		fake.faults.clear();
+		fake.answeredHooks.length = 0;
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(crossed.error?.message ?? '').not.toMatch(/Cannot read properties/);
+		if (crossed.error)
+			expect((crossed.error as { failure?: unknown }).failure).toEqual(
+				expect.objectContaining({ cause: expect.any(String) }),
+			);
+		const emitted = session.emitted.map(({ event, id }) => `${String(event)} ${Number(id)}`);
+		expect([...emitted].sort()).toEqual(
+			[
+				...[heldOfX, heldOfZ, ofX].map(({ id }) => `response ${id}`),
+				...declines.map(({ id }) => `decline ${id}`),
+			].sort(),
+		);
+		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
+	});
+
+	/**
+	 * Every end user's read takes `ms` on both clocks from when it arrives; reads at once overlap
+	 * (four at once take `ms`, not four times it).
+	 */
+	const slowEndUsers = (ms: number) =>
+		fake.faults.inject({
+			method: 'GET',
+			path: /^\/v1\/end_users\/\d+$/,
+			times: Infinity,
+			fault: {
+				kind: 'held',
+				get released() {
+					const answeredAt = Date.now() + ms;
+					return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
+						jest.setSystemTime(Math.max(Date.now(), answeredAt)),
+					);
+				},
+			},
+		});
+	/**
+	 * A poll as n8n runs it with `budgetMs`: one that takes longer than n8n's timeout (the budget is
+	 * four fifths of it) is dropped, and nothing it stored is kept.
+	 */
+	const pollWithin = async (session: TriggerSession, budgetMs: number) => {
+		const stored = structuredClone(session.staticData);
+		const emittedBefore = session.emitted.length;
+		const started = Date.now();
+		const poll = await session.poll('trigger', budgetMs);
+		const tookMs = Date.now() - started;
+		if (tookMs > budgetMs / 0.8) {
+			session.restart(stored);
+			session.emitted.length = emittedBefore;
+		}
+		return { ...poll, tookMs };
+	};
+
+	it("5. a page's 50 end users read at 600 ms each, 5 s budget: every poll ends within n8n's timeout, and three polls emit all, in order, each once", async () => {
+		const options = { includeEndUser: true };
+		const session = new TriggerSession(fake, { events: ['response'], options });
+		await session.poll();
+		wait(5);
+		const responses = Array.from({ length: 50 }, (_, index) =>
+			respond(user(`reader${index}`), { createdAt: now() + Math.floor(index / 10) }),
+		);
+		wait(60);
+		slowEndUsers(600);
+
+		const took: number[] = [];
+		for (let poll = 0; poll < 3; poll++) {
+			took.push((await pollWithin(session, 5_000)).tookMs);
+			wait(60);
+		}
+
+		expect(took.every((ms) => ms <= 6_250)).toBe(true);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
+		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
+	}, 60_000);
+
+	it('6. a second of 131 responses with GET /v1/responses limited to 4 a minute, 5 s budget: polls a minute apart emit all, in order, each once', async () => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		wait(5);
+		const second = now();
+		const cluster = Array.from({ length: 131 }, () => respond(user('many'), { createdAt: second }));
+		wait(30);
+		fake.rateLimits.set('GET /v1/responses', 4, 60);
+
+		const polls: Array<{ emitted: number; error?: string }> = [];
+		for (let poll = 0; poll < 6; poll++) {
+			const run = await pollWithin(session, 5_000);
+			polls.push({ emitted: run.items.length, error: run.error?.message });
+			wait(61);
+		}
+
+		expect(polls.every(({ error }) => error === undefined)).toBe(true);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(cluster.map(({ id }) => id));
+	}, 60_000);
+
+	it.each([2, 3])(
+		'6. GET /v1/responses limited to %i a minute, fewer than a poll needs: each poll fails saying so, declaring the reset, and emits nothing twice',
+		async (limit) => {
+			const session = new TriggerSession(fake, { events: ['response'] });
+			await session.poll();
+			wait(5);
+			const second = now();
+			Array.from({ length: 131 }, () => respond(user('many'), { createdAt: second }));
+			wait(30);
+			fake.rateLimits.set('GET /v1/responses', limit, 60);
+
+			const polls = [];
+			for (let poll = 0; poll < 3; poll++) {
+				polls.push(await pollWithin(session, 5_000));
+				wait(61);
+			}
+			const failed = polls.filter(({ error }) => error !== undefined);
+
+			expect(failed.length).toBeGreaterThan(0);
+			for (const { error } of failed) {
+				expect(error?.message).toMatch(
+					/^Wootric's rate limit for GET \/v1\/responses left this poll too few requests to read on: it needs 3 .* 4 inside a second/,
+				);
+				expect(error).toMatchObject({ failure: { cause: 'rate-limited' } });
+			}
+			const ids = session.emitted.map((item) => Number(item.id));
+			expect(new Set(ids).size).toBe(ids.length);
+		},
+		60_000,
+	);
+});
