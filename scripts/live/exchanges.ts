@@ -68,8 +68,10 @@ function targetOf(options: Record<string, unknown>): URL | undefined {
 
 /**
  * Records every request n8n's request path sends (outbound-http.ts) while it runs, and refuses,
- * before sending, any to another origin than `origin`: the check reaches the host it was given and
- * no other. `probe` names what the requests sent next are for.
+ * before sending, any to another origin than `origin`, and follows no redirect: the check reaches
+ * the host it was given and no other (a redirect is recorded as answered; followed, its later hops
+ * would go wherever it points, with the token of the check's own probes). `probe` names what the
+ * requests sent next are for.
  */
 export function recordExchanges(origin: string) {
 	const exchanges: Exchange[] = [];
@@ -85,7 +87,7 @@ export function recordExchanges(origin: string) {
 				throw new Error(
 					`The live check sends nothing to ${target?.origin ?? 'an unreadable URL'}: only to ${origin}`,
 				);
-			return options;
+			return { ...options, disableFollowRedirect: true };
 		},
 		settled: (options, { value, error }) => {
 			const target = targetOf(options)!;

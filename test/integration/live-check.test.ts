@@ -2,6 +2,7 @@ import { fakeCredentials, runLiveCheck } from '../../scripts/live/check';
 import { recordExchanges } from '../../scripts/live/exchanges';
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
+import { StrangerServer } from '../support/stranger';
 
 /**
  * The live check (scripts/live/check.ts) against local stand-ins of a real account: the sandbox,
@@ -146,6 +147,33 @@ describe('the live check', () => {
 
 		expect(writes(report)).toEqual(expect.arrayContaining(['write: delete the end user 200']));
 		expect(leftByTheCheck()).toEqual({ endUsers: 0, responses: 0, created: 1 });
+	});
+
+	it('follows no redirect with the token: its own probes redirected to another origin reach it not at all', async () => {
+		// Another port of the same machine: another origin.
+		const stranger = await new StrangerServer().listen();
+		try {
+			target.faults.inject({
+				method: 'GET',
+				path: '/v1/responses',
+				when: ({ query }) => query.page === '31' || query.per_page === '51' || 'created' in query,
+				times: Infinity,
+				fault: { kind: 'redirect', status: 302, location: `${stranger.url}/v1/responses` },
+			});
+
+			const report = await runLiveCheck(fakeCredentials(target));
+
+			expect(stranger.requests.map(({ headers }) => headers.authorization ?? 'no token')).toEqual(
+				[],
+			);
+			expect(
+				report.exchanges.target
+					.filter(({ probe }) => probe.startsWith('refused:'))
+					.map(({ status }) => status),
+			).toEqual([302, 302, 302]);
+		} finally {
+			await stranger.close();
+		}
 	});
 
 	it('sends nothing to a host other than the one it was given', async () => {
