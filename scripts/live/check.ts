@@ -79,7 +79,12 @@ async function probe(
 	{ write = false, pages = 2 }: LiveCheckOptions,
 ): Promise<Exchange[]> {
 	const base = wootricBaseUrl(credentials);
-	const recorder = recordExchanges(new URL(base).origin);
+	const recorder = recordExchanges(
+		base,
+		[credentials.password, credentials.clientSecret, credentials.accountToken].filter(
+			(secret): secret is string => typeof secret === 'string',
+		),
+	);
 	let signedIn: { credentialsHelper: InMemoryCredentialsHelper; credentialId?: string } | undefined;
 	/** One operation of the Wootric node; its output's records, none when it failed. */
 	const run = async (parameters: INodeParameters, probeName = ''): Promise<IDataObject[]> => {

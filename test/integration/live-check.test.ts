@@ -1,3 +1,6 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { fakeCredentials, runLiveCheck } from '../../scripts/live/check';
 import { recordExchanges } from '../../scripts/live/exchanges';
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
@@ -174,6 +177,84 @@ describe('the live check', () => {
 		} finally {
 			await stranger.close();
 		}
+	});
+
+	/** Every secret the account and its sign-ins hold: none may be in a report. */
+	const secretsOf = (fake: FakeWootric) => [
+		fake.credentials.password,
+		fake.credentials.clientSecret,
+		...fake.store.issuedTokens,
+	];
+	const kept = (report: object, secrets: string[]) =>
+		secrets.filter((secret) => JSON.stringify(report).includes(secret));
+
+	/** The fake behind a proxy that serves it under `/wootric`, as a Custom Base URL with a path. */
+	async function underAPath(fake: FakeWootric) {
+		const proxy = createServer((incoming, outgoing) => {
+			const forwarded = request(
+				`${fake.baseUrl}${incoming.url!.replace(/^\/wootric/, '')}`,
+				{ method: incoming.method, headers: incoming.headers },
+				(answer) => answer.pipe(outgoing.writeHead(answer.statusCode!, answer.headers)),
+			);
+			incoming.pipe(forwarded);
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		return {
+			baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/wootric`,
+			close: async () => await new Promise((resolve) => proxy.close(resolve)),
+		};
+	}
+
+	it.each(['password', 'clientCredentials'])(
+		'with a Custom Base URL under a path (%s grant): the sign-in known as one, its tokens and the login in no report, no difference',
+		async (grantType) => {
+			target.rateLimits.setDocumentedLimits();
+			const proxy = await underAPath(target);
+			try {
+				const report = await runLiveCheck({
+					...fakeCredentials(target, grantType),
+					baseUrl: proxy.baseUrl,
+				});
+
+				expect(kept(report, secretsOf(target))).toEqual([]);
+				expect(differing(report.lines)).toEqual([]);
+				const signIn = report.exchanges.target.find(({ path }) => path === '/oauth/token');
+				expect(signIn?.body).toEqual(expect.objectContaining({ access_token: 'string' }));
+			} finally {
+				await proxy.close();
+			}
+		},
+	);
+
+	it('keeps no secret an answer carries, sign-in or not: by the field’s name, and the login’s or a token’s value anywhere', async () => {
+		// The answer of a probe no node shows: what it echoes reaches the report alone.
+		target.faults.inject({
+			method: 'GET',
+			path: '/v1/responses',
+			when: ({ query }) => query.page === '31',
+			fault: {
+				kind: 'answer',
+				body: JSON.stringify({
+					// What the check knows of: its login (the password grant's), the tokens issued.
+					error: `echoed: ${[target.credentials.password, ...target.store.issuedTokens].join(' ')}`,
+					refresh_token: 'planted-refresh-token',
+					password: 'planted-password',
+					client_secret: 'planted-client-secret',
+				}),
+			},
+		});
+
+		const report = await runLiveCheck(fakeCredentials(target));
+
+		expect(
+			kept(report, [
+				...secretsOf(target),
+				'planted-refresh-token',
+				'planted-password',
+				'planted-client-secret',
+			]),
+		).toEqual([]);
+		expect(JSON.stringify(report)).toContain('echoed: ');
 	});
 
 	it('sends nothing to a host other than the one it was given', async () => {
