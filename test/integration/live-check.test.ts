@@ -152,6 +152,21 @@ describe('the live check', () => {
 		expect(leftByTheCheck()).toEqual({ endUsers: 0, responses: 0, created: 1 });
 	});
 
+	it('with --write: removes its end user by its email when the create’s answer is unreadable', async () => {
+		target.rateLimits.setDocumentedLimits();
+		// Created, but answered with no record to read its id from.
+		target.faults.inject({
+			method: 'POST',
+			path: '/v1/end_users',
+			fault: { kind: 'mangle', mangle: () => 'created' },
+		});
+
+		const report = await runLiveCheck(fakeCredentials(target), { write: true });
+
+		expect(writes(report)).toEqual(expect.arrayContaining(['write: delete the end user 200']));
+		expect(leftByTheCheck()).toEqual({ endUsers: 0, responses: 0, created: 1 });
+	});
+
 	it('follows no redirect with the token: its own probes redirected to another origin reach it not at all', async () => {
 		// Another port of the same machine: another origin.
 		const stranger = await new StrangerServer().listen();
