@@ -6,16 +6,21 @@ import { join } from 'node:path';
 import { MAX_BODY_BYTES } from '../../nodes/Wootric/webhook/delivery';
 
 import { analyseDeliveries } from '../../scripts/live/webhook-analysis';
-import { readCaptured, startWebhookCapture } from '../../scripts/live/webhook-capture';
+import {
+	readCaptured,
+	startWebhookCapture,
+	type CapturedDelivery,
+} from '../../scripts/live/webhook-capture';
 import {
 	addDecline,
 	addResponse,
 	changeResponse,
 	createEndUser,
+	FakeWootric,
 	startFakeWootric,
-	type FakeWootric,
 	type WebhookFormat,
 } from '../fake';
+import { encodeWebhook, responsePayload } from '../fake/webhook-body';
 
 /**
  * The webhook capture and its analysis (scripts/live/): the fake's Outgoing Webhooks stored raw and
@@ -170,4 +175,40 @@ describe('the webhook capture, against what is not a delivery', () => {
 			'response[id]=7',
 		]);
 	});
+});
+
+/**
+ * The analysis of a long capture: 200,000 deliveries of one event (a sender's retries, or copies)
+ * read in seconds, every line written.
+ */
+it('the webhook analysis of 200,000 deliveries of one event: every line, in seconds', () => {
+	const fake = new FakeWootric();
+	const user = createEndUser(fake.account, fake.store, 'many@example.com');
+	const response = addResponse(fake.account, fake.store, { endUserId: user.id, score: 3 });
+	const sentAt = fake.clock.now();
+	const { body, contentType } = encodeWebhook(
+		responsePayload(fake.account, response, 'created', sentAt),
+		'form',
+	);
+	const delivery: CapturedDelivery = {
+		receivedAt: sentAt * 1000 + 1_000,
+		method: 'POST',
+		path: '/wootric',
+		headers: { 'content-type': contentType },
+		body,
+		signature: 'valid',
+	};
+	const started = Date.now();
+
+	const lines = analyseDeliveries(Array<CapturedDelivery>(200_000).fill(delivery));
+
+	expect(Date.now() - started).toBeLessThan(10_000);
+	expect(lines.find(({ subject }) => subject === 'timestamp is the time of sending')).toEqual({
+		subject: 'timestamp is the time of sending',
+		verdict: 'confirmed',
+		details: ['arrived 1 to 1 s after it'],
+	});
+	expect(
+		lines.find(({ subject }) => subject === 'a repeated delivery carries its first timestamp'),
+	).toEqual(expect.objectContaining({ verdict: 'confirmed', details: ['1 repeated events'] }));
 });
