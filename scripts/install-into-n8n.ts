@@ -23,14 +23,19 @@ export const PACK_ONLY = '--pack-only';
 /**
  * The n8n folder the command installs into, from its arguments and environment: the folder given
  * (relative to where `npm run` was typed, INIT_CWD: npm runs scripts in the package's folder), else
- * where n8n looks: `.n8n` in N8N_USER_FOLDER, else in HOME. A folder with a `.n8n` folder in it is an
- * N8N_USER_FOLDER, not n8n's data folder: refused, naming the one meant.
+ * where n8n looks: `.n8n` in N8N_USER_FOLDER, else in HOME. A folder given that does not exist is
+ * refused (a typo: installed there, the package would be where n8n never looks), and so is one with a
+ * `.n8n` folder in it, an N8N_USER_FOLDER, naming the one meant.
  */
 export function n8nFolderFrom(args: string[], env: NodeJS.ProcessEnv): string {
 	if (args.length > 1 || args[0]?.startsWith('-'))
 		throw new Error('Usage: npm run install-into-n8n -- [n8n folder, default ~/.n8n]');
 	if (args.length === 0) return join(env.N8N_USER_FOLDER || env.HOME || homedir(), '.n8n');
 	const folder = resolve(env.INIT_CWD ?? process.cwd(), args[0]);
+	if (!existsSync(folder))
+		throw new Error(
+			`${folder} does not exist. n8n's data folder is the one n8n makes on its first start, holding its config file and database.sqlite: by default ~/.n8n ($N8N_USER_FOLDER/.n8n when that is set).`,
+		);
 	if (existsSync(join(folder, '.n8n')))
 		throw new Error(
 			`${folder} holds n8n's data folder, ${join(folder, '.n8n')}: give that one (npm run install-into-n8n -- ${join(folder, '.n8n')})`,

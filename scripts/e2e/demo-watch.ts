@@ -11,6 +11,8 @@ export interface DemoFacts {
 	publish: string;
 	/** The example workflow the sandbox sends its webhooks to. */
 	instantWorkflow: string;
+	/** The instant flow on the polling trigger: it brings what the webhooks missed. */
+	safetyNetWorkflow: string;
 	credential: string;
 	/** The sandbox's secret for its webhooks: the credential's Webhook Secret Token checks with it. */
 	webhookSecret: string;
@@ -78,7 +80,15 @@ export class DemoWatch {
 	}
 
 	private delivered(delivery: WebhookDelivery): void {
-		const { instantWorkflow, n8nUrl, n8nLogFile, publish, credential, webhookSecret } = this.facts;
+		const {
+			instantWorkflow,
+			safetyNetWorkflow,
+			n8nUrl,
+			n8nLogFile,
+			publish,
+			credential,
+			webhookSecret,
+		} = this.facts;
 		const { status } = delivery;
 		if (status !== undefined && status < 300) return this.wentRight('webhook');
 		const what = `The sandbox sent a webhook (${delivery.event} of ${delivery.recordId}) to "${instantWorkflow}"`;
@@ -93,7 +103,9 @@ export class DemoWatch {
 			return this.tell(
 				'webhook',
 				'404',
-				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, ${publish}, ${again}`,
+				`${what} and n8n answered 404: the workflow is not published. Open it in ${n8nUrl}, ${publish}, ${again} ` +
+					// The webhook is not sent again: what was recorded meanwhile only a poll brings.
+					`A detractor recorded while it was not published gets no ticket from its webhook: "${safetyNetWorkflow}" brings it within a minute if it was published then; if not, set its Wootric Trigger's Start From (Options) to a time before the detractor, then ${publish}.`,
 			);
 		// The Wootric Webhook Trigger's answer to a signature its credential's secret does not check.
 		if (status === 401)

@@ -78,7 +78,8 @@ async function main(): Promise<void> {
 	const n8n = demo.n8n;
 	// As the account owner would on Wootric's Outgoing Webhooks page: the instant example's Production
 	// URL, which answers once that workflow is published.
-	const instant = readWorkflows(EXAMPLES_FOLDER).find((workflow) =>
+	const examples = readWorkflows(EXAMPLES_FOLDER);
+	const instant = examples.find((workflow) =>
 		workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
 	);
 	if (instant) sandbox.outgoingWebhooks.register({ url: webhookTriggerUrl(n8n.baseUrl, instant) });
@@ -89,6 +90,7 @@ async function main(): Promise<void> {
 		n8nLogFile: n8n.logFile,
 		publish: publishStep(isN8n1(demo.runtime)),
 		instantWorkflow: instant?.name ?? '',
+		safetyNetWorkflow: examples.find(({ name }) => name.endsWith('(safety net)'))?.name ?? '',
 		credential: SANDBOX_CREDENTIAL.name,
 		webhookSecret: sandbox.credentials.webhookSecret,
 	});

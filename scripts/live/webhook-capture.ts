@@ -4,12 +4,19 @@
  * and stores it raw, headers and body, one JSON file a delivery, in a folder; answers 200. Point the
  * account's Outgoing Webhooks at it for an hour, then analyse the folder (webhook-analysis.ts). It
  * keeps no secret: the signature header is an HMAC of the body, not the secret.
+ *
+ * It stays up whatever a sender does, and never overwrites a stored delivery. State: the number of
+ * the last file stored (00001.json on), which starts after the highest in the folder; a file is
+ * written only under a name no file has yet. A body is held in memory up to MAX_BODY_BYTES, the
+ * Webhook Trigger's own limit: a larger one is refused 413 and not stored, an upload cut off is
+ * dropped.
  */
 import { mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
 
+import { MAX_BODY_BYTES } from '../../nodes/Wootric/webhook/delivery';
 import { checkSignature } from '../../nodes/Wootric/webhook/signature';
 import { optionOf } from './report';
 
@@ -27,11 +34,32 @@ export interface CapturedDelivery {
 	signature: string;
 }
 
-async function bodyOf(request: IncomingMessage): Promise<Buffer> {
-	const chunks: Buffer[] = [];
-	for await (const chunk of request) chunks.push(chunk as Buffer);
-	return Buffer.concat(chunks);
+/**
+ * The body, or undefined when it is over `limit` bytes (the rest is left unread); rejects when the
+ * upload is cut off.
+ */
+function bodyOf(request: IncomingMessage, limit: number): Promise<Buffer | undefined> {
+	return new Promise((resolve, reject) => {
+		if (Number(request.headers['content-length']) > limit) return resolve(undefined);
+		const chunks: Buffer[] = [];
+		let size = 0;
+		const read = (chunk: Buffer) => {
+			size += chunk.length;
+			if (size <= limit) chunks.push(chunk);
+			else {
+				request.off('data', read).pause();
+				resolve(undefined);
+			}
+		};
+		request.on('data', read);
+		request.on('end', () => resolve(Buffer.concat(chunks)));
+		request.on('error', reject);
+		// After 'end' or a refusal this settles nothing: a promise settles once.
+		request.on('close', () => reject(new Error('The upload was cut off')));
+	});
 }
+
+const FILE_NAME = /^(\d+)\.json$/;
 
 /** Starts the capture; resolves once it listens, with its URL. */
 export async function startWebhookCapture({
@@ -44,28 +72,54 @@ export async function startWebhookCapture({
 	secret: string;
 }): Promise<{ url: string; server: Server; close: () => Promise<void> }> {
 	mkdirSync(folder, { recursive: true });
-	let stored = readdirSync(folder).filter((file) => file.endsWith('.json')).length;
-	const server = createServer((request, response) => {
-		void bodyOf(request).then((body) => {
-			const delivery: CapturedDelivery = {
-				receivedAt: Date.now(),
-				method: request.method ?? '',
-				path: request.url ?? '',
-				headers: Object.fromEntries(
-					Object.entries(request.headers)
-						.filter(([name]) => name !== 'cookie' && name !== 'authorization')
-						.map(([name, value]) => [name, String(value)]),
-				),
-				body: body.toString('utf8'),
-				signature: checkSignature(body, request.headers['x-wootric-signature'], secret),
-			};
-			stored++;
-			writeFileSync(
-				join(folder, `${String(stored).padStart(5, '0')}.json`),
-				`${JSON.stringify(delivery, null, 2)}\n`,
-			);
-			response.writeHead(200, { 'content-type': 'application/json' }).end('{"captured":true}');
+	let lastStored = readdirSync(folder).reduce(
+		(highest, file) => Math.max(highest, Number(FILE_NAME.exec(file)?.[1] ?? 0)),
+		0,
+	);
+	/** Writes `delivery` under the next number no file has. */
+	const store = (delivery: CapturedDelivery) => {
+		for (;;) {
+			lastStored++;
+			try {
+				writeFileSync(
+					join(folder, `${String(lastStored).padStart(5, '0')}.json`),
+					`${JSON.stringify(delivery, null, 2)}\n`,
+					{ flag: 'wx' },
+				);
+				return;
+			} catch (error) {
+				if ((error as NodeJS.ErrnoException).code !== 'EEXIST') throw error;
+			}
+		}
+	};
+	const answer = (request: IncomingMessage, response: ServerResponse, body?: Buffer) => {
+		if (body === undefined) {
+			// Closing stops the rest of the upload.
+			response
+				.writeHead(413, { 'content-type': 'application/json', connection: 'close' })
+				.end(`{"error":"The body is over ${MAX_BODY_BYTES / 1024} KB: not a delivery"}`);
+			return;
+		}
+		store({
+			receivedAt: Date.now(),
+			method: request.method ?? '',
+			path: request.url ?? '',
+			headers: Object.fromEntries(
+				Object.entries(request.headers)
+					.filter(([name]) => name !== 'cookie' && name !== 'authorization')
+					.map(([name, value]) => [name, String(value)]),
+			),
+			body: body.toString('utf8'),
+			signature: checkSignature(body, request.headers['x-wootric-signature'], secret),
 		});
+		response.writeHead(200, { 'content-type': 'application/json' }).end('{"captured":true}');
+	};
+	const server = createServer((request, response) => {
+		bodyOf(request, MAX_BODY_BYTES).then(
+			(body) => answer(request, response, body),
+			// Cut off: no one to answer, nothing to store.
+			() => request.destroy(),
+		);
 	});
 	await new Promise<void>((resolve) => server.listen(port, resolve));
 	return {

@@ -10,6 +10,7 @@ const FACTS: DemoFacts = {
 	n8nLogFile: '/tmp/n8n-dev/n8n.log',
 	publish: publishStep(false),
 	instantWorkflow: 'New detractor → ticket (instant)',
+	safetyNetWorkflow: 'New detractor → ticket (safety net)',
 	credential: 'Wootric sandbox',
 	webhookSecret: 'whsec-us-5f0c2a9e',
 };
@@ -59,10 +60,13 @@ describe('npm run dev: what the demo tells when something it waits for does not 
 		await answer.arrayBuffer();
 	}
 
-	const publishLine = (n8n1: boolean) =>
-		new RegExp(
-			`^The sandbox sent a webhook \\(response_created of \\d+\\) to "New detractor → ticket \\(instant\\)" and n8n answered 404: the workflow is not published\\. Open it in http://127\\.0\\.0\\.1:5678, ${n8n1 ? 'switch it to Active' : 'click Publish'}, then run "Record a detractor" again\\.$`,
+	/** The line that says to publish, and how to bring back the detractors recorded meanwhile. */
+	const publishLine = (n8n1: boolean) => {
+		const publish = n8n1 ? 'switch it to Active' : 'click Publish';
+		return new RegExp(
+			`^The sandbox sent a webhook \\(response_created of \\d+\\) to "New detractor → ticket \\(instant\\)" and n8n answered 404: the workflow is not published\\. Open it in http://127\\.0\\.0\\.1:5678, ${publish}, then run "Record a detractor" again\\. A detractor recorded while it was not published gets no ticket from its webhook: "New detractor → ticket \\(safety net\\)" brings it within a minute if it was published then; if not, set its Wootric Trigger's Start From \\(Options\\) to a time before the detractor, then ${publish}\\.$`,
 		);
+	};
 
 	it('a webhook answered 404: one line that says to publish the instant workflow, however many deliveries and retries meet it', async () => {
 		// The service's retry: the same delivery sent again once the first is answered.

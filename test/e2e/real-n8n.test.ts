@@ -1103,6 +1103,7 @@ describe('"New detractor → ticket (instant)", Wootric sending its webhooks to 
 				n8nLogFile: demo.n8n.logFile,
 				publish,
 				instantWorkflow: INSTANT_WORKFLOW.name,
+				safetyNetWorkflow: SAFETY_NET_WORKFLOW.name,
 				credential: SANDBOX_CREDENTIAL.name,
 				webhookSecret: fake.credentials.webhookSecret,
 			}).watchSandbox(fake);

@@ -1,7 +1,11 @@
+import { createServer, request } from 'node:http';
+import type { AddressInfo } from 'node:net';
+
 import { fakeCredentials, runLiveCheck } from '../../scripts/live/check';
 import { recordExchanges } from '../../scripts/live/exchanges';
 import { seedDemoData, startFakeWootric, type FakeWootric } from '../fake';
 import { runNode } from '../harness';
+import { StrangerServer } from '../support/stranger';
 
 /**
  * The live check (scripts/live/check.ts) against local stand-ins of a real account: the sandbox,
@@ -146,6 +150,126 @@ describe('the live check', () => {
 
 		expect(writes(report)).toEqual(expect.arrayContaining(['write: delete the end user 200']));
 		expect(leftByTheCheck()).toEqual({ endUsers: 0, responses: 0, created: 1 });
+	});
+
+	it('with --write: removes its end user by its email when the create’s answer is unreadable', async () => {
+		target.rateLimits.setDocumentedLimits();
+		// Created, but answered with no record to read its id from.
+		target.faults.inject({
+			method: 'POST',
+			path: '/v1/end_users',
+			fault: { kind: 'mangle', mangle: () => 'created' },
+		});
+
+		const report = await runLiveCheck(fakeCredentials(target), { write: true });
+
+		expect(writes(report)).toEqual(expect.arrayContaining(['write: delete the end user 200']));
+		expect(leftByTheCheck()).toEqual({ endUsers: 0, responses: 0, created: 1 });
+	});
+
+	it('follows no redirect with the token: its own probes redirected to another origin reach it not at all', async () => {
+		// Another port of the same machine: another origin.
+		const stranger = await new StrangerServer().listen();
+		try {
+			target.faults.inject({
+				method: 'GET',
+				path: '/v1/responses',
+				when: ({ query }) => query.page === '31' || query.per_page === '51' || 'created' in query,
+				times: Infinity,
+				fault: { kind: 'redirect', status: 302, location: `${stranger.url}/v1/responses` },
+			});
+
+			const report = await runLiveCheck(fakeCredentials(target));
+
+			expect(stranger.requests.map(({ headers }) => headers.authorization ?? 'no token')).toEqual(
+				[],
+			);
+			expect(
+				report.exchanges.target
+					.filter(({ probe }) => probe.startsWith('refused:'))
+					.map(({ status }) => status),
+			).toEqual([302, 302, 302]);
+		} finally {
+			await stranger.close();
+		}
+	});
+
+	/** Every secret the account and its sign-ins hold: none may be in a report. */
+	const secretsOf = (fake: FakeWootric) => [
+		fake.credentials.password,
+		fake.credentials.clientSecret,
+		...fake.store.issuedTokens,
+	];
+	const kept = (report: object, secrets: string[]) =>
+		secrets.filter((secret) => JSON.stringify(report).includes(secret));
+
+	/** The fake behind a proxy that serves it under `/wootric`, as a Custom Base URL with a path. */
+	async function underAPath(fake: FakeWootric) {
+		const proxy = createServer((incoming, outgoing) => {
+			const forwarded = request(
+				`${fake.baseUrl}${incoming.url!.replace(/^\/wootric/, '')}`,
+				{ method: incoming.method, headers: incoming.headers },
+				(answer) => answer.pipe(outgoing.writeHead(answer.statusCode!, answer.headers)),
+			);
+			incoming.pipe(forwarded);
+		});
+		await new Promise<void>((resolve) => proxy.listen(0, '127.0.0.1', resolve));
+		return {
+			baseUrl: `http://127.0.0.1:${(proxy.address() as AddressInfo).port}/wootric`,
+			close: async () => await new Promise((resolve) => proxy.close(resolve)),
+		};
+	}
+
+	it.each(['password', 'clientCredentials'])(
+		'with a Custom Base URL under a path (%s grant): the sign-in known as one, its tokens and the login in no report, no difference',
+		async (grantType) => {
+			target.rateLimits.setDocumentedLimits();
+			const proxy = await underAPath(target);
+			try {
+				const report = await runLiveCheck({
+					...fakeCredentials(target, grantType),
+					baseUrl: proxy.baseUrl,
+				});
+
+				expect(kept(report, secretsOf(target))).toEqual([]);
+				expect(differing(report.lines)).toEqual([]);
+				const signIn = report.exchanges.target.find(({ path }) => path === '/oauth/token');
+				expect(signIn?.body).toEqual(expect.objectContaining({ access_token: 'string' }));
+			} finally {
+				await proxy.close();
+			}
+		},
+	);
+
+	it('keeps no secret an answer carries, sign-in or not: by the field’s name, and the login’s or a token’s value anywhere', async () => {
+		// The answer of a probe no node shows: what it echoes reaches the report alone.
+		target.faults.inject({
+			method: 'GET',
+			path: '/v1/responses',
+			when: ({ query }) => query.page === '31',
+			fault: {
+				kind: 'answer',
+				body: JSON.stringify({
+					// What the check knows of: its login (the password grant's), the tokens issued.
+					error: `echoed: ${[target.credentials.password, ...target.store.issuedTokens].join(' ')}`,
+					refresh_token: 'planted-refresh-token',
+					password: 'planted-password',
+					client_secret: 'planted-client-secret',
+				}),
+			},
+		});
+
+		const report = await runLiveCheck(fakeCredentials(target));
+
+		expect(
+			kept(report, [
+				...secretsOf(target),
+				'planted-refresh-token',
+				'planted-password',
+				'planted-client-secret',
+			]),
+		).toEqual([]);
+		expect(JSON.stringify(report)).toContain('echoed: ');
 	});
 
 	it('sends nothing to a host other than the one it was given', async () => {

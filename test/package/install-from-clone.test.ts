@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -55,8 +55,32 @@ describe('npm run install-into-n8n', () => {
 		expect(n8nFolderFrom([], { HOME: '/home/ada' })).toBe('/home/ada/.n8n');
 	});
 
+	/** A folder as n8n leaves its data folder after its first start, in a temporary one. */
+	function withN8nFolder(test: (home: string) => void) {
+		const home = mkdtempSync(join(tmpdir(), 'install-into-n8n-'));
+		mkdirSync(join(home, 'data', '.n8n'), { recursive: true });
+		writeFileSync(join(home, 'data', '.n8n', 'config'), '{}');
+		try {
+			test(home);
+		} finally {
+			rmSync(home, { recursive: true, force: true });
+		}
+	}
+
 	it('takes a folder relative to where `npm run` was typed', () => {
-		expect(n8nFolderFrom(['data/.n8n'], { INIT_CWD: '/home/ada' })).toBe('/home/ada/data/.n8n');
+		withN8nFolder((home) => {
+			expect(n8nFolderFrom(['data/.n8n'], { INIT_CWD: home })).toBe(join(home, 'data', '.n8n'));
+		});
+	});
+
+	it('refuses a folder that does not exist (a typo: n8n would never look there), naming what an n8n folder holds and the default', () => {
+		withN8nFolder((home) => {
+			const typo = join(home, 'data', '.n8m');
+			expect(() => n8nFolderFrom([typo], {})).toThrow(
+				`${typo} does not exist. n8n's data folder is the one n8n makes on its first start, holding its config file and database.sqlite: by default ~/.n8n ($N8N_USER_FOLDER/.n8n when that is set).`,
+			);
+			expect(existsSync(typo)).toBe(false);
+		});
 	});
 
 	it("refuses a folder that holds n8n's data folder, naming that one", () => {

@@ -53,6 +53,24 @@ describe('the links of the README and docs/', () => {
 		},
 	);
 
+	it.each(PAGES)('%s: every `npm run <script>` it names is a script of package.json', (page) => {
+		const { scripts } = JSON.parse(readFileSync(path.join(REPO_ROOT, 'package.json'), 'utf8')) as {
+			scripts: Record<string, string>;
+		};
+		const named = readFileSync(path.join(REPO_ROOT, page), 'utf8').matchAll(
+			/npm run ([a-z][\w:-]*)/g,
+		);
+		expect([...named].map(([, script]) => script).filter((script) => !(script in scripts))).toEqual(
+			[],
+		);
+	});
+
+	it('the README names `npm run sandbox` where it explains the credential: an account of its own to try the nodes on', () => {
+		const readme = readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8');
+		const credentialSection = readme.split(/^## /m).find((part) => part.startsWith('Credentials'));
+		expect(credentialSection).toContain('`npm ci && npm run sandbox`');
+	});
+
 	it('the README stays a front door: at most 400 lines', () => {
 		expect(
 			readFileSync(path.join(REPO_ROOT, 'README.md'), 'utf8').split('\n').length,
