@@ -39,6 +39,7 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		return { fired, fire };
 	};
 	const endUserPath = (of: EndUser) => `/v1/end_users/${of.id}`;
+	const END_USERS = /^\/v1\/end_users\/\d+$/;
 
 	it("4. the end users both endpoints share: one read out of the poll's time, read again by the responses' closing look while the declines' page waits on another, ends the poll declared, and the next polls emit all", async () => {
 		const [x, y, z] = [user('x'), user('y'), user('z')];
@@ -118,13 +119,13 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 	});
 
 	/**
-	 * Every end user's read takes `ms` on both clocks from when it arrives; reads at once overlap
+	 * Every request to `path` takes `ms` on both clocks from when it arrives; requests at once overlap
 	 * (four at once take `ms`, not four times it).
 	 */
-	const slowEndUsers = (ms: number) =>
+	const slow = (path: RegExp, ms: number) =>
 		fake.faults.inject({
 			method: 'GET',
-			path: /^\/v1\/end_users\/\d+$/,
+			path,
 			times: Infinity,
 			fault: {
 				kind: 'held',
@@ -162,7 +163,7 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 			respond(user(`reader${index}`), { createdAt: now() + Math.floor(index / 10) }),
 		);
 		wait(60);
-		slowEndUsers(600);
+		slow(END_USERS, 600);
 
 		const took: number[] = [];
 		for (let poll = 0; poll < 3; poll++) {
@@ -173,6 +174,34 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		expect(took.every((ms) => ms <= 6_250)).toBe(true);
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
 		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
+	}, 60_000);
+
+	it("5. three pages at 0.8 s and 8 end users at 2 s, 5 s budget: a read that could not end before the reading's end is not started, so the closing look ends within n8n's timeout, and each poll emits the next records in order", async () => {
+		const session = new TriggerSession(fake, {
+			events: ['decline'],
+			options: { includeEndUser: true },
+		});
+		await session.poll();
+		wait(5);
+		const users = Array.from({ length: 8 }, (_, index) => user(`slow${index}`));
+		const declines = Array.from({ length: 120 }, (_, index) =>
+			addDecline(fake.account, fake.store, { endUserId: users[index % 8].id, createdAt: now() }),
+		);
+		wait(60);
+		slow(END_USERS, 2_000);
+		slow(/^\/v1\/declines$/, 800);
+
+		const polls: Array<{ tookMs: number; emitted: number }> = [];
+		for (let poll = 0; poll < 3; poll++) {
+			const { tookMs, items } = await pollWithin(session, 5_000);
+			polls.push({ tookMs, emitted: items.length });
+			wait(60);
+		}
+
+		expect(polls.filter(({ tookMs }) => tookMs > 6_250)).toEqual([]);
+		expect(polls.every(({ emitted }) => emitted > 0)).toBe(true);
+		const ids = session.emitted.map((item) => Number(item.id));
+		expect(ids).toEqual(declines.slice(0, ids.length).map(({ id }) => id));
 	}, 60_000);
 
 	it('6. a second of 131 responses with GET /v1/responses limited to 4 a minute, 5 s budget: polls a minute apart emit all, in order, each once', async () => {

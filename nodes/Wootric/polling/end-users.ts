@@ -2,6 +2,7 @@ import type { IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
 import { answerId, declaring, isNotFound, OutOfTimeError, wootricRequest } from '../transport';
+import type { PollClock } from './poll-clock';
 
 /** End users read at the same time: over a real network a poll's time goes to their round trips. */
 const READ_AT_ONCE = 4;
@@ -42,9 +43,10 @@ export class EndUsersRead {
 /**
  * Include End User: one request per distinct end user of a poll's records, for the email, external
  * id and current properties on each item. A poll reads them as it reads its pages, so that n8n's
- * time for the poll bounds them with the reading: no read starts after `startBy`, a rate limit
- * that resets after `giveUpAt` is not waited for, and the poll leaves the records whose end users
- * were not read, and the rest after them, to the next.
+ * time for the poll bounds them with the reading: a read starts only when it can end by the
+ * reading's end (PollClock), a rate limit that resets after the poll's budget is not waited for,
+ * and the poll leaves the records whose end users were not read, and the rest after them, to the
+ * next.
  *
  * Invariant: this object is the one owner of the poll's end-user reads, which both endpoints'
  * readings share: `profiles` holds one read per end user, in flight or read; a read that ended
@@ -59,13 +61,10 @@ export class EndUserProfiles {
 	private reading = 0;
 	private readonly queue: Array<() => void> = [];
 
-	/**
-	 * `startBy`: no read starts after it (ms since the epoch; the poll's deadline for reading);
-	 * `giveUpAt`: n8n's end of the poll, no rate-limit wait past it (see transport/request).
-	 */
+	/** `clock`: the poll's time, which bounds the reads (none: a manual run's, unbounded). */
 	constructor(
 		private readonly context: IPollFunctions,
-		private readonly time: { startBy?: number; giveUpAt?: number } = {},
+		private readonly clock?: PollClock,
 	) {}
 
 	/**
@@ -81,7 +80,7 @@ export class EndUserProfiles {
 			let profile = this.profiles.get(id);
 			if (!profile) {
 				profile = this.inTurn(async () =>
-					Date.now() > (this.time.startBy ?? Infinity) ? NOT_STARTED : await this.profileOf(id),
+					this.clock?.mayStart('endUser') === false ? NOT_STARTED : await this.profileOf(id),
 				);
 				this.profiles.set(id, profile);
 			}
@@ -125,17 +124,20 @@ export class EndUserProfiles {
 	}
 
 	private async profileOf(id: number): Promise<Profile> {
+		const askedAt = Date.now();
 		const user = await wootricRequest<IDataObject>(this.context, {
 			method: 'GET',
 			path: `/v1/end_users/${id}`,
 			answer: 'record',
 			subject: `end user ${id}`,
-			giveUpAt: this.time.giveUpAt,
-		}).catch((error: unknown) => {
-			// A user deleted since answering has no profile; anything else fails the read.
-			if (isNotFound(error)) return null;
-			throw error;
-		});
+			giveUpAt: this.clock?.giveUpAt,
+		})
+			.catch((error: unknown) => {
+				// A user deleted since answering has no profile; anything else fails the read.
+				if (isNotFound(error)) return null;
+				throw error;
+			})
+			.finally(() => this.clock?.noteAnswer('endUser', askedAt));
 		return (
 			user && {
 				id: user.id,

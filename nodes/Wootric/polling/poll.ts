@@ -17,6 +17,7 @@ import {
 	type UnreadableRecords,
 } from '../transport';
 import { isStreamCursor, startCursor, type ReadRecord, type StreamCursor } from './cursor';
+import { PollClock } from './poll-clock';
 import { EndUserProfiles } from './end-users';
 import { readSettings, type TriggerSettings } from './settings';
 import { readStream, type Found } from './stream-reading';
@@ -193,12 +194,8 @@ async function readOn(
 ): Promise<INodeExecutionData[][] | null> {
 	const budget =
 		typeof context.getPollBudgetMs === 'function' ? context.getPollBudgetMs() : Infinity;
-	const started = Date.now();
-	const deadline = started + budget * 0.8;
-	const giveUpAt = started + budget;
-	const endUsers = settings.includeEndUser
-		? new EndUserProfiles(context, { startBy: deadline, giveUpAt })
-		: undefined;
+	const clock = new PollClock(Date.now(), budget);
+	const endUsers = settings.includeEndUser ? new EndUserProfiles(context, clock) : undefined;
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
@@ -214,7 +211,9 @@ async function readOn(
 					(settings.startFrom === undefined ? undefined : startCursor(settings.startFrom)));
 			if (!cursor) {
 				// First poll: start from the service's now rather than flood the workflow with history.
-				cursors[stream] = startCursor(await serviceTime(context, STREAMS[stream].path, giveUpAt));
+				cursors[stream] = startCursor(
+					await serviceTime(context, STREAMS[stream].path, clock.giveUpAt),
+				);
 				return;
 			}
 			const result = await readStream({
@@ -222,8 +221,7 @@ async function readOn(
 				stream,
 				cursor,
 				settings,
-				deadline,
-				giveUpAt,
+				clock,
 				endUsers,
 			});
 			cursors[stream] = result.cursor;

@@ -37,16 +37,11 @@ import {
 import { changedWhileRead, emitTimedOut, readMovedPastStop } from './closing-look';
 import type { EndUserProfiles } from './end-users';
 import type { TriggerSettings } from './settings';
+import { CLOSING_REQUESTS, type PollClock } from './poll-clock';
 import { UndoLog } from './undo-log';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
-/**
- * Requests of an endpoint's rate limit a poll's reading leaves for its closing look (changedWhileRead
- * and readMovedPastStop, a page each when little moved), so that a poll stopped by the limit can
- * still end, and the next one go on from there.
- */
-const CLOSING_REQUESTS = 2;
 /**
  * A poll resumes inside a second it stopped in (cursor.stoppedIn) when fewer than this many of its
  * records were read; a larger second is the listing's to read, from both ends (transport/paging).
@@ -85,13 +80,8 @@ interface StreamPoll {
 	stream: Stream;
 	cursor: StreamCursor;
 	settings: TriggerSettings;
-	/**
-	 * Past it (ms since the epoch), the poll reads no further, and waits for no rate limit that resets
-	 * later.
-	 */
-	deadline: number;
-	/** The end of n8n's time for the poll (ms since the epoch): its closing look waits no later. */
-	giveUpAt: number;
+	/** The poll's time: when its reading ends, and n8n's end of the poll (its closing look's). */
+	clock: PollClock;
 	/** Include End User: read as the pages are, within the same time. */
 	endUsers?: EndUserProfiles;
 }
@@ -252,8 +242,7 @@ class StreamReading {
 	private readonly context: IPollFunctions;
 	private readonly cursor: StreamCursor;
 	private readonly settings: TriggerSettings;
-	private readonly deadline: number;
-	private readonly giveUpAt: number;
+	private readonly clock: PollClock;
 	private readonly endUsers?: EndUserProfiles;
 	private readonly path: string;
 	private readonly newEvent: EventName;
@@ -275,13 +264,12 @@ class StreamReading {
 
 	constructor(
 		private readonly reading: Reading,
-		{ context, stream, cursor, settings, deadline, giveUpAt, endUsers }: StreamPoll,
+		{ context, stream, cursor, settings, clock, endUsers }: StreamPoll,
 	) {
 		this.context = context;
 		this.cursor = cursor;
 		this.settings = settings;
-		this.deadline = deadline;
-		this.giveUpAt = giveUpAt;
+		this.clock = clock;
 		this.endUsers = endUsers;
 		const { path, newEvent } = STREAMS[stream];
 		this.path = path;
@@ -320,7 +308,7 @@ class StreamReading {
 				if (!cursor.told?.includes(key)) this.unreadable.push(records);
 			},
 			onServiceTime: (second: number) => (this.answeredAt ??= second),
-			giveUpAt,
+			giveUpAt: clock.giveUpAt,
 		};
 		this.everyRecord = eventQuery(newEvent, { ...settings.filter, includeExcluded: true });
 	}
@@ -351,14 +339,17 @@ class StreamReading {
 
 	/**
 	 * Reads the pages oldest first, each record's events decided as it comes, until the list ends,
-	 * the poll has read its share (MAX_RECORDS_PER_POLL, or its deadline), or a rate limit that resets
+	 * the poll has read its share (MAX_RECORDS_PER_POLL, or its reading's time: PollClock), or a rate limit that resets
 	 * after the poll's time stops it. Stopped by the end users' limit, the page is taken back from
 	 * the first record whose end user was not read.
 	 */
 	async readPages(): Promise<PagesEnd> {
 		const ranOut: { error?: OutOfTimeError } = {};
+		// When the next page was asked for: the time to it is a list answer's (or less, read ahead).
+		let askedAt = Date.now();
 		try {
 			for await (const page of untilOutOfTime(this.pages(), ranOut)) {
+				this.clock.noteAnswer('list', askedAt);
 				this.changes.clear();
 				const readBefore = this.read.length;
 				const before = this.readPage(page);
@@ -389,9 +380,10 @@ class StreamReading {
 				// start it again.
 				if (
 					this.readPastCursor() &&
-					(this.readPastComplete >= MAX_RECORDS_PER_POLL || Date.now() > this.deadline)
+					(this.readPastComplete >= MAX_RECORDS_PER_POLL || !this.clock.mayStart('list'))
 				)
 					return { stopped: true, onEndUsers: false };
+				askedAt = Date.now();
 			}
 			return { stopped: ranOut.error !== undefined, outOfTime: ranOut.error, onEndUsers: false };
 		} finally {
@@ -409,7 +401,7 @@ class StreamReading {
 		const common = {
 			...this.listing,
 			order: 'asc' as const,
-			giveUpAt: this.deadline,
+			giveUpAt: this.clock.readingEndsAt,
 			keepRequests: CLOSING_REQUESTS,
 		};
 		return this.byCreated
@@ -553,7 +545,7 @@ class StreamReading {
 			!this.byCreated && this.read.length >= PER_PAGE
 				? await changedWhileRead(
 						this.context,
-						{ path: this.path, query: this.everyRecord, giveUpAt: this.giveUpAt },
+						{ path: this.path, query: this.everyRecord, giveUpAt: this.clock.giveUpAt },
 						this.read,
 						this.now() - SETTLE_SECONDS,
 					)
