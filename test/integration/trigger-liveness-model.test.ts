@@ -1,0 +1,288 @@
+import type { IDataObject } from 'n8n-workflow';
+
+import {
+	addDecline,
+	addResponse,
+	createEndUser,
+	startFakeWootric,
+	type FakeWootric,
+} from '../fake';
+import { replayCommand, schedulesOf } from '../support/test-size';
+import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
+
+/**
+ * Liveness of the Wootric Trigger: whenever something is owed, a poll soon emits it. Seeded
+ * schedules of polls a minute to five minutes apart against a service that gives each poll no more
+ * than the least docs/polling-trigger.md says it needs, or a little more: GET /v1/responses and
+ * /v1/declines limited to 4 requests a minute (or 6, 20, unlimited), end users limited to 1 read a
+ * minute (or 3, 10, unlimited) and taking up to 2 s each, pages up to 0.8 s, n8n's budget for a
+ * poll 5 s (its least), 10 s or 36 s (the durable poller's); records stored at any time, also
+ * same-second clusters of 51 to 200 (more than a page, more than a poll may read); both endpoints
+ * sharing end users; the host's clock up to 30 s off the service's; sometimes two polls at once,
+ * their answers released in a random order, so that they interleave at every await.
+ *
+ * The oracle is the promise to users, not the trigger's rules: every poll ends within n8n's timeout
+ * for it and sends no request after its budget; whenever a record is owed (stored, watched, since
+ * activation) when a poll starts, one of that poll and the next PROGRESS_WITHIN - 1 emits something
+ * owed; once the service goes quiet every record is emitted, each once, in the order of its second,
+ * with its end user where asked; every failure declares its class to n8n.
+ */
+/**
+ * n8n's sleep, which the transport waits with (a rate limit's reset, a retry's back-off), passes the
+ * time on both clocks; sleeps at once overlap.
+ */
+jest.mock('n8n-workflow', () => {
+	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
+	return {
+		...actual,
+		sleep: async (ms: number) => {
+			const until = Date.now() + ms;
+			await actual.sleep(10);
+			jest.setSystemTime(Math.max(Date.now(), until));
+		},
+	};
+});
+
+const SCHEDULES = schedulesOf('TRIGGER_LIVENESS_SCHEDULES', 100);
+const FIRST_SEED = Number(process.env.TRIGGER_LIVENESS_FIRST_SEED ?? 1);
+/** The polls within which one emits, whenever something is owed (docs/polling-trigger.md). */
+const PROGRESS_WITHIN = 2;
+/** A record stored this long before a poll starts is owed to it (the trigger's margin is less). */
+const SETTLED_SECONDS = 15;
+/** How many quiet polls, a minute apart, may take to read what is left. */
+const QUIET_POLLS = 100;
+
+type Kind = 'response' | 'decline';
+
+interface Owed {
+	kind: Kind;
+	id: number;
+	second: number;
+	storedAt: number;
+	endUserId: number;
+}
+
+async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
+	const random = seededRandom(seed);
+	const failures: string[] = [];
+	fake.account.responses.clear();
+	fake.account.declines.clear();
+	fake.faults.clear();
+	fake.rateLimits.clear();
+	fake.arrivalHooks.length = 0;
+	const kinds = random.pick<Kind[]>([['response'], ['decline'], ['response', 'decline']]);
+	const includeEndUser = random.chance(0.5);
+	const budgetMs = random.pick([5_000, 10_000, 36_000]);
+	const listLimit = random.pick([4, 6, 20, undefined]);
+	const endUserLimit = includeEndUser ? random.pick([4, 10, undefined]) : undefined;
+	const endUserMs = includeEndUser ? random.pick([0, 300, 1_000, 2_000]) : 0;
+	const pageMs = random.pick([0, 200, 800]);
+	const twoAtOnce = random.chance(0.25) ? 0.3 : 0;
+	const skewMs = random.int(-30_000, 30_000);
+	fake.clock.advance(-skewMs / 1000);
+
+	const users = Array.from({ length: random.int(1, 60) }, (_, index) =>
+		createEndUser(fake.account, fake.store, `live${seed}-${index}@example.com`),
+	);
+	const byId = new Map(users.map((user) => [user.id, user]));
+	const owed = new Map<string, Owed>();
+	const emitted = new Map<string, number>();
+	const order: Record<Kind, number[]> = { response: [], decline: [] };
+	const now = () => fake.clock.now();
+	const advance = (ms: number) => jest.setSystemTime(Date.now() + ms);
+
+	const store = (kind: Kind, second: number) => {
+		const endUserId = random.pick(users).id;
+		const record =
+			kind === 'response'
+				? addResponse(fake.account, fake.store, {
+						endUserId,
+						score: random.int(0, 10),
+						text: 'said',
+						completed: true,
+						createdAt: second,
+						updatedAt: second,
+					})
+				: addDecline(fake.account, fake.store, { endUserId, createdAt: second, updatedAt: second });
+		owed.set(`${kind}:${record.id}`, { kind, id: record.id, second, storedAt: now(), endUserId });
+	};
+	const storeSome = () => {
+		const kind = random.pick(kinds);
+		const count = random.chance(0.1) ? random.int(51, 200) : random.int(1, 5);
+		const second = Math.floor(now());
+		for (let index = 0; index < count; index++) store(kind, second);
+	};
+
+	/**
+	 * Each request takes its time on both clocks from when it arrives (requests at once overlap), and
+	 * is answered after a random real moment, so that polls at once interleave in any order.
+	 */
+	const slowService = (pollStartedAt: number) =>
+		fake.faults.inject({
+			method: 'GET',
+			path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
+			times: Infinity,
+			when: (request) => {
+				if (Date.now() > pollStartedAt + budgetMs)
+					failures.push(
+						`a poll sent ${request.path} ${(Date.now() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
+					);
+				return true;
+			},
+			fault: {
+				kind: 'held',
+				get released() {
+					// Held 10 ms of real time: requests sent together all arrive, on the fake's clock, before
+					// the first answer moves it on; then in a random order.
+					const answeredAt = arrivedAt + takesMs;
+					return new Promise((resolve) => setTimeout(resolve, 10 + random.int(0, 3))).then(() => {
+						jest.setSystemTime(Math.max(Date.now(), answeredAt));
+					});
+				},
+			},
+		});
+	let arrivedAt = 0;
+	let takesMs = 0;
+	fake.arrivalHooks.push((request) => {
+		arrivedAt = Date.now();
+		takesMs = request.path.startsWith('/v1/end_users/') ? endUserMs : pageMs;
+	});
+
+	const session = new TriggerSession(fake, {
+		events: kinds,
+		options: includeEndUser ? { includeEndUser: true } : {},
+	});
+	let activatedAt: number | undefined;
+	/** The polls so far: whether something was owed when each started, and whether it emitted. */
+	const polls: Array<{ owedAtStart: boolean; emittedOwed: boolean }> = [];
+
+	const poll = async () => {
+		const startedAt = Date.now();
+		const start = now();
+		const owedAtStart =
+			activatedAt !== undefined &&
+			[...owed.values()].some(
+				(record) =>
+					!emitted.has(`${record.kind}:${record.id}`) && record.storedAt <= start - SETTLED_SECONDS,
+			);
+		slowService(startedAt);
+		const stored = structuredClone(session.staticData);
+		const run = await session.pollAtOnce(random.chance(twoAtOnce) ? 2 : 1, budgetMs);
+		fake.faults.clear();
+		const tookMs = Date.now() - startedAt;
+		for (const error of run.errors)
+			if (!(error as { failure?: { cause?: unknown } }).failure?.cause)
+				failures.push(`a poll failed without declaring its class: ${error.message}`);
+		// n8n's timeout for a poll is its budget and a quarter: a longer one is dropped, nothing kept.
+		if (tookMs > budgetMs * 1.25) {
+			failures.push(
+				`a poll took ${tookMs / 1000} s, past n8n's timeout of ${(budgetMs * 1.25) / 1000} s`,
+			);
+			session.restart(stored);
+			polls.push({ owedAtStart, emittedOwed: false });
+			return;
+		}
+		if (run.errors.length === 0 || run.emitted.some((items) => items.length > 0))
+			activatedAt ??= start;
+		let emittedOwed = false;
+		for (const item of run.emitted.flat() as IDataObject[]) {
+			const kind: Kind = item.event === 'decline' ? 'decline' : 'response';
+			const key = `${kind}:${Number(item.id)}`;
+			emitted.set(key, (emitted.get(key) ?? 0) + 1);
+			order[kind].push(Number(item.id));
+			const record = owed.get(key);
+			if (!record) failures.push(`emitted ${key}, stored before activation or never`);
+			else emittedOwed = true;
+			const endUser = item.end_user as IDataObject | undefined;
+			if (includeEndUser && record && endUser?.email !== byId.get(record.endUserId)?.email)
+				failures.push(`emitted ${key} without its end user`);
+		}
+		polls.push({ owedAtStart, emittedOwed });
+	};
+
+	if (listLimit !== undefined) {
+		for (const kind of kinds) fake.rateLimits.set(`GET /v1/${kind}s`, listLimit, 60);
+	}
+	if (endUserLimit !== undefined) fake.rateLimits.set('GET /v1/end_users/:id', endUserLimit, 60);
+
+	await poll();
+	for (let step = random.int(3, 7); step > 0; step--) {
+		const gap = random.pick([60, 61, 90, 120, 300]) * 1000;
+		let elapsed = 0;
+		for (let moment = random.int(0, 3); moment > 0; moment--) {
+			const at = random.int(elapsed, gap);
+			advance(at - elapsed);
+			elapsed = at;
+			storeSome();
+		}
+		advance(gap - elapsed);
+		await poll();
+	}
+	// Records stored before activation are not owed.
+	for (const [key, record] of owed)
+		if (activatedAt === undefined || record.second < activatedAt) owed.delete(key);
+	for (let quiet = 0; quiet < QUIET_POLLS; quiet++) {
+		if ([...owed.keys()].every((key) => emitted.has(key))) break;
+		advance(61_000);
+		await poll();
+	}
+	fake.clock.advance(skewMs / 1000);
+
+	for (let index = 0; index + PROGRESS_WITHIN <= polls.length; index++) {
+		const window = polls.slice(index, index + PROGRESS_WITHIN);
+		if (window[0].owedAtStart && !window.some((each) => each.emittedOwed)) {
+			failures.push(
+				`polls ${index + 1} to ${index + PROGRESS_WITHIN} emitted nothing while records were owed`,
+			);
+			break;
+		}
+	}
+	const missing = [...owed.keys()].filter((key) => !emitted.has(key));
+	if (missing.length > 0)
+		failures.push(`${missing.length} never emitted, first ${missing.slice(0, 3).join(', ')}`);
+	for (const [key, times] of emitted) if (times > 1) failures.push(`${key} emitted ${times} times`);
+	for (const kind of kinds) {
+		const seconds = order[kind].map((id) => owed.get(`${kind}:${id}`)?.second ?? 0);
+		const back = seconds.findIndex((second, index) => index > 0 && second < seconds[index - 1]);
+		if (back > 0) failures.push(`${kind}s emitted out of the order of their seconds at ${back}`);
+	}
+	return failures;
+}
+
+describe('Wootric Trigger: liveness, whenever something is owed a poll soon emits it', () => {
+	let fake: FakeWootric;
+
+	beforeAll(async () => {
+		fakeDateOnly(Date.UTC(2026, 10, 23, 12, 0, 0));
+		fake = await startFakeWootric();
+	});
+	afterAll(async () => {
+		await fake.close();
+		jest.useRealTimers();
+	});
+
+	it(`emits within ${PROGRESS_WITHIN} polls whenever something is owed, and everything once, over ${SCHEDULES} seeded schedules`, async () => {
+		const failed: Array<{ seed: number; replay: string; failures: string[] }> = [];
+		for (let seed = FIRST_SEED; seed < FIRST_SEED + SCHEDULES; seed++) {
+			const failures = await runSchedule(fake, seed);
+			if (failures.length > 0)
+				failed.push({
+					seed,
+					replay: replayCommand(
+						'test/integration/trigger-liveness-model.test.ts',
+						'TRIGGER_LIVENESS_FIRST_SEED',
+						'TRIGGER_LIVENESS_SCHEDULES',
+						seed,
+					),
+					failures: failures.slice(0, 4),
+				});
+		}
+		process.stdout.write(
+			`[trigger liveness model] ${SCHEDULES} schedules; ${failed.length} failed\n`,
+		);
+		expect({ schedulesFailed: failed.length, first: failed.slice(0, 3) }).toEqual({
+			schedulesFailed: 0,
+			first: [],
+		});
+	}, 1_200_000);
+});
