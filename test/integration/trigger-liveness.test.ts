@@ -204,6 +204,48 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		expect(ids).toEqual(declines.slice(0, ids.length).map(({ id }) => id));
 	}, 60_000);
 
+	it('below the least: end users limited to 1 read a minute, both endpoints read at once: a poll that emits nothing says why, declaring the reset, and each poll that does emits the next in order', async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response', 'decline'],
+			options: { includeEndUser: true },
+		});
+		await session.poll();
+		wait(5);
+		const users = Array.from({ length: 6 }, (_, index) => user(`limited${index}`));
+		const responses = users.map((by) => respond(by));
+		const declines = users.map((by) =>
+			addDecline(fake.account, fake.store, { endUserId: by.id, createdAt: now() }),
+		);
+		wait(60);
+		fake.rateLimits.set('GET /v1/end_users/:id', 1, 60);
+		// In the first poll the first record's end user is answered last: another read takes the limit.
+		fake.faults.inject({
+			method: 'GET',
+			path: endUserPath(users[0]),
+			fault: { kind: 'held', released: new Promise((resolve) => setTimeout(resolve, 50)) },
+		});
+
+		const polls: Array<{ emitted: number; failure?: unknown }> = [];
+		for (let poll = 0; poll < 6; poll++) {
+			const run = await session.poll('trigger', 5_000);
+			polls.push({
+				emitted: run.items.length,
+				failure: (run.error as { failure?: unknown } | undefined)?.failure,
+			});
+			wait(61);
+		}
+
+		const silent = polls.filter(({ emitted, failure }) => emitted === 0 && failure === undefined);
+		expect(silent).toEqual([]);
+		for (const { failure } of polls.filter(({ emitted }) => emitted === 0))
+			expect(failure).toMatchObject({ cause: 'rate-limited' });
+		const ids = (kind: string) =>
+			session.emitted.filter((item) => item.event === kind).map((item) => Number(item.id));
+		expect(ids('response')).toEqual(responses.slice(0, ids('response').length).map(({ id }) => id));
+		expect(ids('decline')).toEqual(declines.slice(0, ids('decline').length).map(({ id }) => id));
+		expect(session.emitted.length).toBeGreaterThan(0);
+	}, 60_000);
+
 	it('6. a second of 131 responses with GET /v1/responses limited to 4 a minute, 5 s budget: polls a minute apart emit all, in order, each once', async () => {
 		const session = new TriggerSession(fake, { events: ['response'] });
 		await session.poll();

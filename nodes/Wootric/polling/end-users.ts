@@ -110,17 +110,26 @@ export class EndUserProfiles {
 	 */
 	async withEndUsers(records: IDataObject[]): Promise<IDataObject[]> {
 		const endUsers = await this.read(records);
-		if (endUsers.ranOut) throw endUsers.ranOut;
-		if (records.some((record) => endUsers.lacks(record)))
-			throw declaring(
+		if (records.some((record) => endUsers.lacks(record))) throw this.whyLacking(endUsers);
+		return records.map((record) => endUsers.withEndUser(record));
+	}
+
+	/**
+	 * Why a read left end users unread, as the poll's failure: their rate limit, declaring its reset;
+	 * else the poll's time.
+	 */
+	whyLacking(endUsers: EndUsersRead): Error {
+		return (
+			endUsers.ranOut ??
+			declaring(
 				new NodeOperationError(
 					this.context.getNode(),
 					"The poll's time ran out before the end users of its records were read (Include End User)",
 					{ description: 'The next poll reads them again.' },
 				),
 				{ cause: 'temporarily-unavailable' },
-			);
-		return records.map((record) => endUsers.withEndUser(record));
+			)
+		);
 	}
 
 	private async profileOf(id: number): Promise<Profile> {

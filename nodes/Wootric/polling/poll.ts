@@ -199,6 +199,7 @@ async function readOn(
 	const cursors: Partial<Record<Stream, StreamCursor>> = {};
 	let found: Found[] = [];
 	const unreadable: UnreadableRecords[] = [];
+	const heldBack: Error[] = [];
 	const streams = [...new Set(settings.events.map((event) => EVENTS[event].stream))];
 	// The endpoints are read at the same time (each its own rate limit); every read is let finish
 	// before a failure fails the poll, so no request outlives it.
@@ -227,10 +228,14 @@ async function readOn(
 			cursors[stream] = result.cursor;
 			found.push(...result.found);
 			unreadable.push(...result.unreadable);
+			if (result.heldBack) heldBack.push(result.heldBack);
 		}),
 	);
 	const failed = reads.find((read) => read.status === 'rejected');
 	if (failed) throw failed.reason;
+	// Records owed and none emitted, for want of their end users' reads: said, not silent (below the
+	// least a poll needs, docs/polling-trigger.md).
+	if (found.length === 0 && heldBack.length > 0) throw heldBack[0];
 	found.sort(
 		(a, b) =>
 			a.second - b.second ||

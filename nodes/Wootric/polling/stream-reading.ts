@@ -65,6 +65,11 @@ interface StreamRead {
 	found: Found[];
 	unreadable: UnreadableRecords[];
 	cursor: StreamCursor;
+	/**
+	 * Why the end users' reads kept this endpoint from reading anything past its cursor: the poll
+	 * fails with it when no endpoint emits, so that a poll never ends silently with records owed.
+	 */
+	heldBack?: Error;
 }
 
 /**
@@ -163,7 +168,12 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 	// reading may have spent in this poll: then this endpoint keeps its cursor, and the next poll,
 	// after the reset, reads on.
 	if (!look.readPastCursor() && end.onEndUsers)
-		return { found: [], unreadable: look.unreadable, cursor: poll.cursor };
+		return {
+			found: [],
+			unreadable: look.unreadable,
+			cursor: poll.cursor,
+			heldBack: end.endUsersLacking,
+		};
 	if (end.outOfTime && !look.readPastCursor()) throw end.outOfTime;
 	// Stopped on the page before where an earlier poll stopped inside a second: no further.
 	if (end.outOfTime && !look.wentOn()) throw tooFewRequests(poll, end.outOfTime);
@@ -176,6 +186,8 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 		found: look.found,
 		unreadable: look.unreadable,
 		cursor: reading === 'created' ? { ...next, by: 'created' } : next,
+		// Past records it knew, to the first new one whose end user it could not read.
+		heldBack: look.found.length === 0 ? end.endUsersLacking : undefined,
 	};
 }
 
@@ -187,6 +199,8 @@ interface PagesEnd {
 	outOfTime?: OutOfTimeError;
 	/** The end users' reads (Include End User) ran out of the poll's time, which stopped it. */
 	onEndUsers: boolean;
+	/** Why they did: their rate limit, or the poll's time (EndUserProfiles.whyLacking). */
+	endUsersLacking?: Error;
 }
 
 /** Where the reading stood before one record of a page: what undoing it goes back to. */
@@ -371,9 +385,13 @@ class StreamReading {
 				const lacking = endUsers
 					? foundInPage.findIndex(({ record }) => endUsers.lacks(record))
 					: -1;
-				if (lacking !== -1) {
+				if (this.endUsers && endUsers && lacking !== -1) {
 					this.takeBackFrom(before, pageFound + lacking);
-					return { stopped: true, onEndUsers: true };
+					return {
+						stopped: true,
+						onEndUsers: true,
+						endUsersLacking: this.endUsers.whyLacking(endUsers),
+					};
 				}
 				// Oldest first, so whatever is left starts after what was read: the next poll carries
 				// on from there. Never within Lookback's window: stopped there, the next poll would
