@@ -1,14 +1,8 @@
 import type { IDataObject } from 'n8n-workflow';
 
-import {
-	addDecline,
-	addResponse,
-	createEndUser,
-	startFakeWootric,
-	type FakeWootric,
-} from '../fake';
+import { addDecline, addResponse, createEndUser, type FakeWootric } from '../fake';
 import { replayCommand, schedulesOf } from '../support/test-size';
-import { fakeDateOnly, seededRandom, TriggerSession } from '../support/wootric';
+import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wootric';
 
 /**
  * Liveness of the Wootric Trigger: whenever something is owed, a poll soon emits it. Seeded
@@ -259,21 +253,12 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 }
 
 describe('Wootric Trigger: liveness, whenever something is owed a poll soon emits it', () => {
-	let fake: FakeWootric;
-
-	beforeAll(async () => {
-		fakeDateOnly(Date.UTC(2026, 10, 23, 12, 0, 0));
-		fake = await startFakeWootric();
-	});
-	afterAll(async () => {
-		await fake.close();
-		jest.useRealTimers();
-	});
+	const fakeWootric = fakeWootricOverTime(Date.UTC(2026, 10, 23, 12, 0, 0));
 
 	it(`emits within ${PROGRESS_WITHIN} polls whenever something is owed, and everything once, over ${SCHEDULES} seeded schedules`, async () => {
 		const failed: Array<{ seed: number; replay: string; failures: string[] }> = [];
 		for (let seed = FIRST_SEED; seed < FIRST_SEED + SCHEDULES; seed++) {
-			const failures = await runSchedule(fake, seed);
+			const failures = await runSchedule(fakeWootric(), seed);
 			if (failures.length > 0)
 				failed.push({
 					seed,

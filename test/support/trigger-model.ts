@@ -5,14 +5,13 @@ import {
 	addResponse,
 	changeResponse,
 	createEndUser,
-	startFakeWootric,
 	type FakeWootric,
 	type Fault,
 	type TieOrder,
 } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
 import { replayCommand, schedulesOf } from './test-size';
-import { fakeDateOnly, seededRandom, TriggerSession, useFastRetries } from './wootric';
+import { fakeWootricOverTime, seededRandom, TriggerSession, useFastRetries } from './wootric';
 
 /**
  * The trigger against a model of the service over time: seeded schedules of polls from 1 s to 2 h
@@ -745,16 +744,7 @@ export function describeTriggerModel(half: 1 | 2): void {
 
 	describe(`Wootric Trigger: the model of the service over time (half ${half} of the seeds)`, () => {
 		useFastRetries(2, 150);
-		let fake: FakeWootric;
-
-		beforeAll(async () => {
-			fakeDateOnly(Date.UTC(2026, 10, 23, 12, 0, 0));
-			fake = await startFakeWootric();
-		});
-		afterAll(async () => {
-			await fake.close();
-			jest.useRealTimers();
-		});
+		const fakeWootric = fakeWootricOverTime(Date.UTC(2026, 10, 23, 12, 0, 0));
 
 		/**
 		 * The failures of the seeded schedules, the first five of each, with the command that
@@ -763,7 +753,7 @@ export function describeTriggerModel(half: 1 | 2): void {
 		const runSchedules = async (seeds: number[], olderApi = false) => {
 			const failed: Array<{ seed: number; replay: string; failures: string[] }> = [];
 			for (const seed of seeds) {
-				const failures = await runSchedule(fake, seed, olderApi);
+				const failures = await runSchedule(fakeWootric(), seed, olderApi);
 				if (failures.length > 0)
 					failed.push({
 						seed,

@@ -10,7 +10,7 @@ import type {
 } from 'n8n-workflow';
 import { NodeHelpers } from 'n8n-workflow';
 
-import { addResponse, createEndUser, type FakeWootric } from '../fake';
+import { addResponse, createEndUser, startFakeWootric, type FakeWootric } from '../fake';
 import {
 	loadPackage,
 	replaceContents,
@@ -352,6 +352,23 @@ export function fakeDateOnly(at: number): void {
 		],
 	});
 	jest.setSystemTime(at);
+}
+
+/**
+ * A fake Wootric for a file's tests over time: started before them with the host's clock (Date
+ * alone) faked from `at`, closed after them. The fake is the getter's once they run.
+ */
+export function fakeWootricOverTime(at: number): () => FakeWootric {
+	let fake: FakeWootric;
+	beforeAll(async () => {
+		fakeDateOnly(at);
+		fake = await startFakeWootric();
+	});
+	afterAll(async () => {
+		await fake.close();
+		jest.useRealTimers();
+	});
+	return () => fake;
 }
 
 /**
