@@ -19,9 +19,9 @@ import { EXAMPLES_FOLDER } from './paths';
 import { isN8n1 } from './runtime';
 import { TicketServer } from './ticket-server';
 import {
+	DEMO_EXAMPLES,
 	readWorkflows,
 	SANDBOX_CREDENTIAL,
-	WEBHOOK_TRIGGER_TYPE,
 	webhookTriggerUrl,
 } from './workflow-files';
 
@@ -79,9 +79,7 @@ async function main(): Promise<void> {
 	// As the account owner would on Wootric's Outgoing Webhooks page: the instant example's Production
 	// URL, which answers once that workflow is published.
 	const examples = readWorkflows(EXAMPLES_FOLDER);
-	const instant = examples.find((workflow) =>
-		workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
-	);
+	const instant = examples.find((workflow) => workflow.id === DEMO_EXAMPLES.instant);
 	if (instant) sandbox.outgoingWebhooks.register({ url: webhookTriggerUrl(n8n.baseUrl, instant) });
 	// What the terminal would otherwise not show: a webhook n8n did not take, a refused sign-in, a
 	// failed execution.
@@ -90,7 +88,7 @@ async function main(): Promise<void> {
 		n8nLogFile: n8n.logFile,
 		publish: publishStep(isN8n1(demo.runtime)),
 		instantWorkflow: instant?.name ?? '',
-		safetyNetWorkflow: examples.find(({ name }) => name.endsWith('(safety net)'))?.name ?? '',
+		safetyNetWorkflow: examples.find(({ id }) => id === DEMO_EXAMPLES.safetyNet)?.name ?? '',
 		credential: SANDBOX_CREDENTIAL.name,
 		webhookSecret: sandbox.credentials.webhookSecret,
 	});

@@ -112,6 +112,13 @@ export function writeWorkflowsForImport(
 export const WEBHOOK_TRIGGER_TYPE = 'n8n-nodes-wootric.wootricWebhookTrigger';
 
 /**
+ * The examples `npm run dev` sends the sandbox's webhooks to (the instant one) and watches beside it
+ * (the safety net), by id: the ticket examples for Zendesk, Jira and Slack have a Webhook Trigger
+ * too, and need the tools' own accounts.
+ */
+export const DEMO_EXAMPLES = { instant: 'exDetractorNow', safetyNet: 'exDetractorNet' } as const;
+
+/**
  * Where Wootric must send its webhooks for a workflow's Wootric Webhook Trigger: the node's
  * Production URL (`<n8n>/webhook/<webhookId>/webhook`), or its Test URL while listening for a test
  * event.

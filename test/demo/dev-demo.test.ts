@@ -6,6 +6,7 @@ import {
 	EXAMPLE_TICKET_URL,
 	readWorkflows,
 	SANDBOX_CREDENTIAL,
+	DEMO_EXAMPLES,
 	WEBHOOK_TRIGGER_TYPE,
 	webhookTriggerUrl,
 	type WorkflowFile,
@@ -184,11 +185,14 @@ describe('npm run dev: the demo', () => {
 		expect(webhookTriggerUrl('http://127.0.0.1:5678', instant)).toBe(
 			`http://127.0.0.1:5678/webhook/${trigger.webhookId}/webhook`,
 		);
+		// The demo's webhooks go to it; the ticket examples (their own accounts) have one too.
+		expect(instant.id).toBe(DEMO_EXAMPLES.instant);
 		expect(
-			examples.filter((workflow) =>
-				workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE),
-			),
-		).toEqual([instant]);
+			examples
+				.filter((workflow) => workflow.nodes.some((node) => node.type === WEBHOOK_TRIGGER_TYPE))
+				.map((workflow) => workflow.id)
+				.sort(),
+		).toEqual([DEMO_EXAMPLES.instant, 'exTicketJira', 'exTicketSlack', 'exTicketZendesk']);
 	});
 
 	it('"New detractor → ticket (safety net)" is the instant flow on the polling trigger, New Response and Updated Response', () => {
