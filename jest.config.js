@@ -9,6 +9,7 @@ module.exports = {
 		'<rootDir>/test/e2e-queue/',
 		'<rootDir>/test/e2e-browser/',
 		'<rootDir>/test/e2e-durable/',
+		'<rootDir>/test/e2e-tickets/',
 	],
 	// tsconfig's isolatedModules makes ts-jest transpile only: type checking is `npm run typecheck`'s
 	// job.

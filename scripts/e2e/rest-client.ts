@@ -35,7 +35,11 @@ export interface RestExecution {
 		resultData: {
 			runData: Record<
 				string,
-				Array<{ data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> } }>
+				Array<{
+					data?: { main: Array<Array<{ json: Record<string, unknown> }> | null> };
+					/** A node's error; its run goes on when the node is set to continue on error. */
+					error?: { message: string };
+				}>
 			>;
 			error?: { message: string };
 		};
@@ -301,6 +305,22 @@ export class N8nRestClient {
 			`/rest/executions?${executionsQuery(workflowId, statuses, 100)}`,
 		);
 		return results;
+	}
+
+	/**
+	 * The executions list's Retry (with the execution's own workflow): n8n runs it again from the
+	 * node that failed and answers once the retry ended. Throws unless the retry succeeded.
+	 */
+	async retryExecution(executionId: string): Promise<void> {
+		// n8n 1.x answers whether the retry finished; 2.x the retry's execution, with `finished`.
+		const answer = await this.request<boolean | { finished: boolean; id: string }>(
+			'POST',
+			`/rest/executions/${executionId}/retry`,
+			{ loadWorkflow: false },
+		);
+		const finished = typeof answer === 'boolean' ? answer : answer.finished;
+		if (!finished)
+			throw new Error(`The retry of execution ${executionId} failed: ${JSON.stringify(answer)}`);
 	}
 
 	/** One execution as GET /rest/executions/<id> has it, without its data. */

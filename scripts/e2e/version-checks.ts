@@ -3,7 +3,7 @@ import { join } from 'node:path';
 
 import { REPO_ROOT } from './paths';
 
-export type E2eSuiteName = 'e2e' | 'queue' | 'browser' | 'durable';
+export type E2eSuiteName = 'e2e' | 'queue' | 'browser' | 'durable' | 'tickets';
 
 /** A step that also runs on the n8n versions other than the pinned one, and why. */
 export interface VersionCheck {

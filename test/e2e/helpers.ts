@@ -1,5 +1,7 @@
 import type { CliExecution } from '../../scripts/e2e/n8n-instance';
 import type { RestExecution } from '../../scripts/e2e/rest-client';
+import type { WorkflowFile } from '../../scripts/e2e/workflow-files';
+import { waitFor } from '../../scripts/e2e/processes';
 import type { FakeRequest, FakeWootric } from '../fake';
 
 type Json = Record<string, unknown>;
@@ -66,4 +68,51 @@ export class RequestLog {
 		);
 		return lines.join('\n') || '  (none)';
 	}
+}
+
+const POLLING_TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
+
+/**
+ * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
+ * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
+ * its own: twelve custom crons five seconds apart poll every 5 s. Each is there twice, in two
+ * spellings (n8n skips a cron registered again as it is), so n8n's own poller starts two polls at
+ * once every time, as with two Poll Times of one minute: every step then shows the trigger emitting
+ * each event once all the same. Only the tests do this; the examples poll every minute.
+ */
+export function fiveSecondPolls(workflow: WorkflowFile): WorkflowFile {
+	const pollTimes = {
+		item: Array.from({ length: 12 }, (_, index) => 5 * index).flatMap((second) =>
+			[`${second} * * * * *`, `${second} */1 * * * *`].map((cronExpression) => ({
+				mode: 'custom',
+				cronExpression,
+			})),
+		),
+	};
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.type === POLLING_TRIGGER_TYPE
+				? { ...node, parameters: { ...node.parameters, pollTimes } }
+				: node,
+		),
+	};
+}
+
+/**
+ * Waits for a poll that started after now to be answered: a list of responses the fake answered
+ * (the polling trigger's read).
+ */
+export async function pollOfFakeAnswered(fake: FakeWootric, timeoutMs: number): Promise<void> {
+	const from = fake.requests.length;
+	await waitFor(
+		'one more poll',
+		() =>
+			fake.requests
+				.slice(from)
+				.some((request) => request.path === '/v1/responses' && request.status !== undefined)
+				? true
+				: undefined,
+		{ timeoutMs },
+	);
 }

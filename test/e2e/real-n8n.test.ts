@@ -40,7 +40,7 @@ import type { SurveyResponse } from '../fake/store';
 import { afterNpmCi, readmeInstallCommands } from '../support/readme-install';
 import { SIMPLIFIED_TOOL_FIELDS } from '../support/tool-output';
 import { StrangerServer } from '../support/stranger';
-import { outputOf, RequestLog } from './helpers';
+import { fiveSecondPolls, outputOf, pollOfFakeAnswered, RequestLog } from './helpers';
 import { callTool, connectMcpClient, MCP_WORKFLOW, mcpServerUrl } from './mcp-tools';
 import { e2eSuite } from './suite';
 import {
@@ -59,7 +59,6 @@ import {
 import { httpRequestWithWootric } from '../e2e-queue/workflows';
 
 const OWNER = { email: 'e2e-owner@example.com', password: 'E2e-owner-password-1' };
-const TRIGGER_TYPE = 'n8n-nodes-wootric.wootricTrigger';
 const DETRACTOR_WORKFLOW = 'exNewDetractor';
 const DETRACTOR_TRIGGER = 'New Detractor';
 const TREND_WORKFLOW = 'exWeeklyNpsTrend';
@@ -120,33 +119,6 @@ function httpWorkflows(): WorkflowFile[] {
 		),
 	);
 }
-/**
- * n8n refuses a Poll Time that fires more than once a minute ("The polling interval is too short";
- * a cron with anything but one fixed second in its seconds field), but it checks each Poll Time on
- * its own: twelve custom crons five seconds apart poll every 5 s. Each is there twice, in two
- * spellings (n8n skips a cron registered again as it is), so n8n's own poller starts two polls at
- * once every time, as with two Poll Times of one minute: every step then shows the trigger emitting
- * each event once all the same. Only the tests do this; the examples poll every minute.
- */
-function fiveSecondPolls(workflow: WorkflowFile): WorkflowFile {
-	const pollTimes = {
-		item: Array.from({ length: 12 }, (_, index) => 5 * index).flatMap((second) =>
-			[`${second} * * * * *`, `${second} */1 * * * *`].map((cronExpression) => ({
-				mode: 'custom',
-				cronExpression,
-			})),
-		),
-	};
-	return {
-		...workflow,
-		nodes: workflow.nodes.map((node) =>
-			node.type === TRIGGER_TYPE
-				? { ...node, parameters: { ...node.parameters, pollTimes } }
-				: node,
-		),
-	};
-}
-
 /**
  * The README tells users of the trend example to set its workflow's time zone, the one of `$now`,
  * to their Wootric account's: the tests do, with the fake account's fixed UTC offset.
@@ -1457,17 +1429,7 @@ async function oneMorePoll(): Promise<void> {
 
 /** Waits for a poll that started after now to be answered. */
 async function pollAnswered(): Promise<void> {
-	const from = fake.requests.length;
-	await waitFor(
-		'one more poll',
-		() =>
-			fake.requests
-				.slice(from)
-				.some((request) => request.path === '/v1/responses' && request.status !== undefined)
-				? true
-				: undefined,
-		{ timeoutMs: ONE_POLL_MS },
-	);
+	await pollOfFakeAnswered(fake, ONE_POLL_MS);
 }
 
 /**

@@ -8,6 +8,7 @@ const SUITE_FILES: Record<E2eSuiteName, string> = {
 	queue: 'test/e2e-queue/queue-mode.test.ts',
 	browser: 'test/e2e-browser/editor.test.ts',
 	durable: 'test/e2e-durable/durable-poller.ts',
+	tickets: 'test/e2e-tickets/tickets.test.ts',
 };
 
 /** The names of a suite file's steps: the first string argument of each step( call. */

@@ -1,0 +1,221 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
+import { FakeJira, adfToText } from '../../scripts/e2e/tools/jira';
+import { FakeSlack } from '../../scripts/e2e/tools/slack';
+import { ToolsProxy } from '../../scripts/e2e/tools/tls-proxy';
+import { FakeZendesk } from '../../scripts/e2e/tools/zendesk';
+import type { ToolRequest } from '../../scripts/e2e/tools/fake-server';
+import type { CredentialForImport, WorkflowFile } from '../../scripts/e2e/workflow-files';
+
+export const TOOL_NAMES = ['zendesk', 'jira', 'slack'] as const;
+export type ToolName = (typeof TOOL_NAMES)[number];
+
+/** The Remove Duplicates node of every ticket example that folds repeats across executions. */
+export const SKIP_REPEATS = 'Skip Repeats';
+
+/** A ticket (issue, message) as a person reading the tool sees it: everything written on it. */
+export interface TicketSeen {
+	/** Its description and comments (Slack: the message and its thread's replies). */
+	texts: string[];
+}
+
+/** One tool's example, its fake, and how the oracle reads the fake. */
+export interface ToolUnderTest {
+	name: ToolName;
+	workflow: WorkflowFile;
+	/** The credential the example uses, pointed at the fake. */
+	credential: CredentialForImport;
+	/**
+	 * What the tool holds for an end user: each ticket whose requester, summary or message names
+	 * this email (every end user of the scenario has their own).
+	 */
+	ticketsFor(email: string): TicketSeen[];
+	/** Every ticket (issue, top-level message) the tool was asked to open. */
+	creates(): number;
+	/** The requests that opened a ticket for this email, as the fake received them. */
+	createsFor(email: string): ToolRequest[];
+}
+
+export interface ToolsUnderTest {
+	list: ToolUnderTest[];
+	/** What n8n must be started with for the tools' fixed hosts to reach the fakes. */
+	n8nEnv: Record<string, string>;
+	/** The proxy that serves Zendesk's and Slack's hosts; none for Jira alone. */
+	proxy?: ToolsProxy;
+	close(): Promise<void>;
+}
+
+/** E2E_TICKET_TOOLS: a comma list of zendesk, jira, slack; all three when unset. */
+export function selectedTools(): ToolName[] {
+	const named = process.env.E2E_TICKET_TOOLS;
+	if (named === undefined || named === '') return [...TOOL_NAMES];
+	const names = named.split(',').map((name) => name.trim());
+	const unknown = names.filter((name) => !(TOOL_NAMES as readonly string[]).includes(name));
+	if (unknown.length > 0)
+		throw new Error(`E2E_TICKET_TOOLS names ${unknown.join(', ')}: only ${TOOL_NAMES.join(', ')}`);
+	return names as ToolName[];
+}
+
+/** The ticket examples' files, by tool. */
+export const TICKET_EXAMPLES: Record<ToolName, string> = {
+	zendesk: 'new-detractor-to-zendesk.json',
+	jira: 'new-detractor-to-jira.json',
+	slack: 'new-detractor-to-slack.json',
+};
+
+/** The credential types of the tools' nodes in the examples. */
+const CREDENTIAL_TYPES: Record<ToolName, string> = {
+	zendesk: 'zendeskApi',
+	jira: 'jiraSoftwareCloudApi',
+	slack: 'slackApi',
+};
+
+function example(file: string): WorkflowFile {
+	return JSON.parse(readFileSync(join(EXAMPLES_FOLDER, file), 'utf8')) as WorkflowFile;
+}
+
+/** The credential an example's node of this type references, with `data` for the import. */
+function credentialOf(
+	workflow: WorkflowFile,
+	type: string,
+	data: Record<string, unknown>,
+): CredentialForImport {
+	for (const node of workflow.nodes) {
+		const reference = node.credentials?.[type];
+		if (reference) return { ...reference, type, data };
+	}
+	throw new Error(`"${workflow.name}" has no node with a ${type} credential`);
+}
+
+/** The example with Remove Duplicates' history made `size` long (the examples keep 10,000). */
+export function withHistorySize(workflow: WorkflowFile, size: number): WorkflowFile {
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) =>
+			node.name === SKIP_REPEATS
+				? {
+						...node,
+						parameters: {
+							...node.parameters,
+							options: { ...(node.parameters.options as object), historySize: size },
+						},
+					}
+				: node,
+		),
+	};
+}
+
+const mentions = (text: string | null | undefined, email: string) => (text ?? '').includes(email);
+
+function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
+	const workflow = example(TICKET_EXAMPLES.zendesk);
+	const requesterEmail = (requesterId: number) =>
+		zendesk.users.find((user) => user.id === requesterId)?.email;
+	return {
+		name: 'zendesk',
+		workflow,
+		credential: credentialOf(workflow, CREDENTIAL_TYPES.zendesk, zendesk.credential),
+		ticketsFor: (email) =>
+			zendesk.tickets
+				.filter((ticket) => requesterEmail(ticket.requester_id) === email)
+				.map((ticket) => ({ texts: ticket.comments.map((comment) => comment.body) })),
+		creates: () => zendesk.tickets.length,
+		createsFor: (email) =>
+			zendesk.requests.filter(
+				(request) =>
+					request.method === 'POST' &&
+					request.path === '/api/v2/tickets.json' &&
+					JSON.stringify(request.body).includes(email),
+			),
+	};
+}
+
+function jiraUnderTest(jira: FakeJira): ToolUnderTest {
+	const workflow = example(TICKET_EXAMPLES.jira);
+	return {
+		name: 'jira',
+		workflow,
+		credential: credentialOf(workflow, CREDENTIAL_TYPES.jira, jira.credential),
+		ticketsFor: (email) =>
+			jira.issues
+				.filter((issue) => mentions(issue.summary, email))
+				.map((issue) => ({
+					texts: [
+						issue.description ?? '',
+						...issue.comments.map((comment) => adfToText(comment.body)),
+					],
+				})),
+		creates: () => jira.issues.length,
+		createsFor: (email) =>
+			jira.requests.filter(
+				(request) =>
+					request.method === 'POST' &&
+					request.path === '/rest/api/2/issue' &&
+					JSON.stringify(request.body).includes(email),
+			),
+	};
+}
+
+function slackUnderTest(slack: FakeSlack): ToolUnderTest {
+	const workflow = example(TICKET_EXAMPLES.slack);
+	return {
+		name: 'slack',
+		workflow,
+		credential: credentialOf(workflow, CREDENTIAL_TYPES.slack, slack.credential),
+		ticketsFor: (email) =>
+			slack.parents
+				.filter((message) => mentions(message.text, email))
+				.map((message) => ({
+					texts: [message.text, ...slack.repliesTo(message.ts).map((reply) => reply.text)],
+				})),
+		creates: () => slack.parents.length,
+		createsFor: (email) =>
+			slack.requests.filter(
+				(request) =>
+					request.path === '/api/chat.postMessage' &&
+					JSON.stringify(request.body).includes(email) &&
+					!JSON.stringify(request.body).includes('thread_ts'),
+			),
+	};
+}
+
+/**
+ * The tools' credentials the examples reference, as a user would make them, for a suite that shows
+ * the examples without running them (the editor's screenshots): the fakes' defaults.
+ */
+export function exampleToolCredentials(): CredentialForImport[] {
+	const fakes = { zendesk: new FakeZendesk(), jira: new FakeJira(), slack: new FakeSlack() };
+	return TOOL_NAMES.map((name) =>
+		credentialOf(example(TICKET_EXAMPLES[name]), CREDENTIAL_TYPES[name], {
+			...fakes[name].credential,
+			...(name === 'jira' ? { domain: 'https://acme.atlassian.net' } : {}),
+		}),
+	);
+}
+
+/** Starts the fakes of the named tools, and the proxy that serves Zendesk's and Slack's hosts. */
+export async function startTools(names: ToolName[]): Promise<ToolsUnderTest> {
+	const zendesk = new FakeZendesk();
+	const jira = new FakeJira();
+	const slack = new FakeSlack();
+	const fakes = { zendesk, jira, slack };
+	await Promise.all(names.map(async (name) => await fakes[name].listen()));
+	const routes = {
+		...(names.includes('zendesk') ? { [zendesk.host]: zendesk.server } : {}),
+		...(names.includes('slack') ? { 'slack.com': slack.server } : {}),
+	};
+	// Jira alone needs no proxy: its credential takes the fake's URL.
+	const proxy = Object.keys(routes).length > 0 ? await new ToolsProxy(routes).start() : undefined;
+	const builders = { zendesk: zendeskUnderTest, jira: jiraUnderTest, slack: slackUnderTest };
+	return {
+		list: names.map((name) => builders[name](fakes[name] as never)),
+		n8nEnv: proxy?.n8nEnv() ?? {},
+		proxy,
+		close: async () => {
+			await proxy?.close();
+			await Promise.all(names.map(async (name) => await fakes[name].close()));
+		},
+	};
+}
