@@ -28,6 +28,7 @@ import { WootricWebhookTrigger } from '../../nodes/Wootric/WootricWebhookTrigger
 import { addResponse, type FakeWootric } from '../fake';
 import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
 import { e2eSuite } from '../e2e/suite';
+import { exampleToolCredentials, TICKET_EXAMPLES } from '../e2e-tickets/tools';
 import { Editor } from './editor';
 
 const OWNER = { email: 'browser-owner@example.com', password: 'Browser-owner-password-1' };
@@ -102,6 +103,7 @@ const { step } = e2eSuite({
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
+			credentials: exampleToolCredentials(),
 			workflows: [...readWorkflows(EXAMPLES_FOLDER), FIELD_PREVIEW_WORKFLOW],
 		});
 		editor = await Editor.open(demo.n8n.baseUrl);
@@ -425,6 +427,33 @@ describe('a new user in the editor', () => {
 			editor.refusedRequests.every((url) => url.startsWith('https://registry.npmjs.org/')),
 		).toBe(true);
 	});
+
+	step(
+		'shows each ticket example (Zendesk, Jira, Slack) on the canvas, every node known and set up',
+		async () => {
+			const { page } = editor;
+			for (const [tool, file] of Object.entries(TICKET_EXAMPLES)) {
+				const workflow = JSON.parse(
+					readFileSync(join(EXAMPLES_FOLDER, file), 'utf8'),
+				) as WorkflowFile;
+				await page.goto(`${demo.n8n.baseUrl}/workflow/${workflow.id}`);
+				const nodes = page.getByTestId('canvas-node');
+				const steps = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
+				// Sticky notes may or may not be canvas nodes, by version.
+				await waitFor(
+					`the ${steps.length} nodes of "${workflow.name}"`,
+					async () => ((await nodes.count()) >= steps.length ? true : undefined),
+					{ timeoutMs: 30_000 },
+				);
+				for (const step of steps) await nodes.filter({ hasText: step.name }).first().waitFor();
+				// n8n marks a node it does not know, or one with a parameter or credential missing.
+				expect(await page.getByTestId('node-issues').count()).toBe(0);
+				await page.getByTestId('zoom-to-fit').click();
+				await editor.screenshot(screenshots, `ticket-example-${tool}`);
+			}
+			expect(editor.takeConsoleErrors()).toEqual([]);
+		},
+	);
 
 	step('found every output schema of the Wootric nodes the editor asked for', async () => {
 		expect(editor.schemaRequests.length).toBeGreaterThan(0);
