@@ -311,6 +311,8 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 				expectExactlyOnce(tool);
 				expect(await demo.rest.executionCount(tool.workflow.id, FAILED)).toBe(0);
 			}
+			// Zendesk's and Slack's requests went to their fakes, and nothing else tried to go out.
+			expect(tools.proxy?.refused ?? []).toEqual([]);
 		},
 		3 * ONE_POLL_MS + 30_000,
 	);
