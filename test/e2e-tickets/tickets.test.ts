@@ -360,6 +360,11 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 function expectExactlyOnce(tool: ToolUnderTest): void {
 	for (const { response, email, comment: text } of detractors.values()) {
 		const tickets = tool.ticketsFor(email);
+		// A detractor's ticket is the team's: nothing of it reaches the detractor.
+		expect({ response: response.id, shownToEndUser: tool.shownToEndUser(email) }).toEqual({
+			response: response.id,
+			shownToEndUser: [],
+		});
 		expect({ response: response.id, [`${tool.name} tickets`]: tickets.length }).toEqual({
 			response: response.id,
 			[`${tool.name} tickets`]: 1,

@@ -32,6 +32,11 @@ export interface ToolUnderTest {
 	 * this email (every end user of the scenario has their own).
 	 */
 	ticketsFor(email: string): TicketSeen[];
+	/**
+	 * What of it the end user is shown: Zendesk emails a ticket's public comments to its requester.
+	 * Jira's issues and Slack's channel are the team's own.
+	 */
+	shownToEndUser(email: string): string[];
 	/** Every ticket (issue, top-level message) the tool was asked to open. */
 	creates(): number;
 	/** The requests that opened a ticket for this email, as the fake received them. */
@@ -121,6 +126,11 @@ function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
 			zendesk.tickets
 				.filter((ticket) => requesterEmail(ticket.requester_id) === email)
 				.map((ticket) => ({ texts: ticket.comments.map((comment) => comment.body) })),
+		shownToEndUser: (email) =>
+			zendesk.tickets
+				.filter((ticket) => requesterEmail(ticket.requester_id) === email)
+				.flatMap((ticket) => ticket.comments.filter((comment) => comment.public))
+				.map((comment) => comment.body),
 		creates: () => zendesk.tickets.length,
 		createsFor: (email) =>
 			zendesk.requests.filter(
@@ -147,6 +157,7 @@ function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 						...issue.comments.map((comment) => adfToText(comment.body)),
 					],
 				})),
+		shownToEndUser: () => [],
 		creates: () => jira.issues.length,
 		createsFor: (email) =>
 			jira.requests.filter(
@@ -170,6 +181,7 @@ function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 				.map((message) => ({
 					texts: [message.text, ...slack.repliesTo(message.ts).map((reply) => reply.text)],
 				})),
+		shownToEndUser: () => [],
 		creates: () => slack.parents.length,
 		createsFor: (email) =>
 			slack.requests.filter(

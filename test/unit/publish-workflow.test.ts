@@ -128,12 +128,19 @@ describe('the publish workflow', () => {
 		expect(ciStep).toBeLessThan(releaseStep);
 		expect(releaseStep).toBeLessThan(publishStep);
 		expect(steps[releaseStep].if).toBeUndefined();
-		// The release tier is the version checks on the matrix's other n8n versions.
+		// The release tier is the version checks on the matrix's other n8n versions, then the ticket
+		// examples on every version; a part that fails fails the tier, after the others ran.
 		const { scripts } = JSON.parse(readFileSync(join(REPO_ROOT, 'package.json'), 'utf8'));
 		expect(scripts['test:release']).toBe('bash scripts/e2e/release-checks.sh');
-		expect(readFileSync(join(REPO_ROOT, 'scripts', 'e2e', 'release-checks.sh'), 'utf8')).toMatch(
-			/^timed '[^']+' bash scripts\/e2e\/matrix\.sh --others$/m,
+		const releaseChecks = readFileSync(
+			join(REPO_ROOT, 'scripts', 'e2e', 'release-checks.sh'),
+			'utf8',
 		);
+		expect(releaseChecks).toMatch(
+			/^timed '[^']+' bash scripts\/e2e\/matrix\.sh --others \|\| failed=1$/m,
+		);
+		expect(releaseChecks).toMatch(/npm run --silent test:e2e:tickets \|\| failed=1$/m);
+		expect(releaseChecks).toMatch(/^exit \$failed\n$/m);
 	});
 
 	it('installs what .ci/run needs root for (every e2e script that calls apt-get) before it', () => {
