@@ -42,8 +42,9 @@ const OWNER = { email: 'tickets-owner@example.com', password: 'Tickets-owner-pas
  */
 const HISTORY_SIZE = 40;
 /**
- * Detractors that fill the history in the last step: the events before it leave 16 keys, so 24 of
- * these fit and the rest (and the poll's copies) overflow it.
+ * Detractors that fill the history in the last step: the events before it leave 12 to 18 keys (as
+ * many comments as the seed gives the burst), so 22 to 28 of these fit and the rest (and the poll's
+ * copies) overflow it.
  */
 const FILLING_DETRACTORS = 30;
 /** The Schedule Trigger that starts the examples' Forget Old Keys (Clear Deduplication History). */
@@ -144,7 +145,8 @@ function detractor(email: string, score: number, text?: string): SurveyResponse 
 		score,
 		...(text ? { text } : { completed: false }),
 	});
-	detractors.set(response.id, { response, email, comment: text ?? '' });
+	// Only spaces is no comment, to the examples as to a reader.
+	detractors.set(response.id, { response, email, comment: text?.trim() ? text : '' });
 	return response;
 }
 
@@ -232,8 +234,15 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 				detractor(
 					`burst-${index}@example.com`,
 					random.int(0, 6),
-					// The first with a comment, the second without; the others as the seed says.
-					index === 0 || (index > 1 && random.chance(0.5)) ? `Too slow, take ${index}` : undefined,
+					// The first with a comment that needs escaping, the second with only spaces; the others
+					// as the seed says.
+					index === 0
+						? 'Slow & <buggy>\n"really" *bad*'
+						: index === 1
+							? '   '
+							: random.chance(0.5)
+								? `Too slow, take ${index}`
+								: undefined,
 				);
 			for (const score of [7, 9, 10]) {
 				const email = `not-a-detractor-${score}@example.com`;
@@ -262,7 +271,7 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 		await secondAfter(uncommented[uncommented.length - 1].response);
 		drawDeliveryFates(uncommented.length * tools.list.length);
 		for (const [index, { response }] of uncommented.entries())
-			comment(response, `Added later, number ${index}`);
+			comment(response, `Added later, number ${index}: "still" <slow> & *late*`);
 		await fake.outgoingWebhooks.settled();
 		fake.outgoingWebhooks.faults.clear();
 		await everyToolCaughtUp('the comments on the tickets', 60_000);

@@ -169,6 +169,18 @@ function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 	};
 }
 
+/**
+ * A Slack message's text as the channel shows it: its three escaped characters back, and a quote's
+ * `> ` markers gone.
+ */
+function asShown(text: string): string {
+	return text
+		.replace(/^> ?/gm, '')
+		.replaceAll('&lt;', '<')
+		.replaceAll('&gt;', '>')
+		.replaceAll('&amp;', '&');
+}
+
 function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 	const workflow = example(TICKET_EXAMPLES.slack);
 	return {
@@ -179,7 +191,7 @@ function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 			slack.parents
 				.filter((message) => mentions(message.text, email))
 				.map((message) => ({
-					texts: [message.text, ...slack.repliesTo(message.ts).map((reply) => reply.text)],
+					texts: [message, ...slack.repliesTo(message.ts)].map((posted) => asShown(posted.text)),
 				})),
 		shownToEndUser: () => [],
 		creates: () => slack.parents.length,
