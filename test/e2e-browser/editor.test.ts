@@ -28,7 +28,7 @@ import { WootricWebhookTrigger } from '../../nodes/Wootric/WootricWebhookTrigger
 import { addResponse, type FakeWootric } from '../fake';
 import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
 import { e2eSuite } from '../e2e/suite';
-import { exampleToolCredentials, TICKET_EXAMPLES } from '../e2e-tickets/tools';
+import { example, exampleToolCredentials, TICKET_EXAMPLES } from '../e2e-tickets/tools';
 import { Editor } from './editor';
 
 const OWNER = { email: 'browser-owner@example.com', password: 'Browser-owner-password-1' };
@@ -433,9 +433,7 @@ describe('a new user in the editor', () => {
 		async () => {
 			const { page } = editor;
 			for (const [tool, file] of Object.entries(TICKET_EXAMPLES)) {
-				const workflow = JSON.parse(
-					readFileSync(join(EXAMPLES_FOLDER, file), 'utf8'),
-				) as WorkflowFile;
+				const workflow = example(file);
 				await page.goto(`${demo.n8n.baseUrl}/workflow/${workflow.id}`);
 				const nodes = page.getByTestId('canvas-node');
 				const steps = workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');

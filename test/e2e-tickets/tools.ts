@@ -6,7 +6,7 @@ import { FakeJira, adfToText } from '../../scripts/e2e/tools/jira';
 import { FakeSlack } from '../../scripts/e2e/tools/slack';
 import { ToolsProxy } from '../../scripts/e2e/tools/tls-proxy';
 import { FakeZendesk } from '../../scripts/e2e/tools/zendesk';
-import type { ToolRequest } from '../../scripts/e2e/tools/fake-server';
+import type { FakeToolServer, ToolRequest } from '../../scripts/e2e/tools/fake-server';
 import type { CredentialForImport, WorkflowFile } from '../../scripts/e2e/workflow-files';
 
 export const TOOL_NAMES = ['zendesk', 'jira', 'slack'] as const;
@@ -77,7 +77,8 @@ const CREDENTIAL_TYPES: Record<ToolName, string> = {
 	slack: 'slackApi',
 };
 
-function example(file: string): WorkflowFile {
+/** An example workflow, as its file in examples/ has it. */
+export function example(file: string): WorkflowFile {
 	return JSON.parse(readFileSync(join(EXAMPLES_FOLDER, file), 'utf8')) as WorkflowFile;
 }
 
@@ -92,6 +93,15 @@ function credentialOf(
 		if (reference) return { ...reference, type, data };
 	}
 	throw new Error(`"${workflow.name}" has no node with a ${type} credential`);
+}
+
+/** A tool's example, and the credential it references holding `data`. */
+function exampleFor(
+	name: ToolName,
+	data: Record<string, unknown>,
+): Pick<ToolUnderTest, 'name' | 'workflow' | 'credential'> {
+	const workflow = example(TICKET_EXAMPLES[name]);
+	return { name, workflow, credential: credentialOf(workflow, CREDENTIAL_TYPES[name], data) };
 }
 
 /** The example with Remove Duplicates' history made `size` long (the examples keep 10,000). */
@@ -114,40 +124,38 @@ export function withHistorySize(workflow: WorkflowFile, size: number): WorkflowF
 
 const mentions = (text: string | null | undefined, email: string) => (text ?? '').includes(email);
 
+/** The POSTs to `path` a fake received whose body names `email`. */
+const postsNaming = (fake: FakeToolServer, path: string, email: string): ToolRequest[] =>
+	fake.requests.filter(
+		(request) =>
+			request.method === 'POST' &&
+			request.path === path &&
+			mentions(JSON.stringify(request.body), email),
+	);
+
 function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
-	const workflow = example(TICKET_EXAMPLES.zendesk);
-	const requesterEmail = (requesterId: number) =>
-		zendesk.users.find((user) => user.id === requesterId)?.email;
+	const requestedBy = (email: string) =>
+		zendesk.tickets.filter(
+			(ticket) => zendesk.users.find((user) => user.id === ticket.requester_id)?.email === email,
+		);
 	return {
-		name: 'zendesk',
-		workflow,
-		credential: credentialOf(workflow, CREDENTIAL_TYPES.zendesk, zendesk.credential),
+		...exampleFor('zendesk', zendesk.credential),
 		ticketsFor: (email) =>
-			zendesk.tickets
-				.filter((ticket) => requesterEmail(ticket.requester_id) === email)
-				.map((ticket) => ({ texts: ticket.comments.map((comment) => comment.body) })),
+			requestedBy(email).map((ticket) => ({
+				texts: ticket.comments.map((comment) => comment.body),
+			})),
 		shownToEndUser: (email) =>
-			zendesk.tickets
-				.filter((ticket) => requesterEmail(ticket.requester_id) === email)
+			requestedBy(email)
 				.flatMap((ticket) => ticket.comments.filter((comment) => comment.public))
 				.map((comment) => comment.body),
 		creates: () => zendesk.tickets.length,
-		createsFor: (email) =>
-			zendesk.requests.filter(
-				(request) =>
-					request.method === 'POST' &&
-					request.path === '/api/v2/tickets.json' &&
-					JSON.stringify(request.body).includes(email),
-			),
+		createsFor: (email) => postsNaming(zendesk, '/api/v2/tickets.json', email),
 	};
 }
 
 function jiraUnderTest(jira: FakeJira): ToolUnderTest {
-	const workflow = example(TICKET_EXAMPLES.jira);
 	return {
-		name: 'jira',
-		workflow,
-		credential: credentialOf(workflow, CREDENTIAL_TYPES.jira, jira.credential),
+		...exampleFor('jira', jira.credential),
 		ticketsFor: (email) =>
 			jira.issues
 				.filter((issue) => mentions(issue.summary, email))
@@ -159,13 +167,7 @@ function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 				})),
 		shownToEndUser: () => [],
 		creates: () => jira.issues.length,
-		createsFor: (email) =>
-			jira.requests.filter(
-				(request) =>
-					request.method === 'POST' &&
-					request.path === '/rest/api/2/issue' &&
-					JSON.stringify(request.body).includes(email),
-			),
+		createsFor: (email) => postsNaming(jira, '/rest/api/2/issue', email),
 	};
 }
 
@@ -182,11 +184,8 @@ function asShown(text: string): string {
 }
 
 function slackUnderTest(slack: FakeSlack): ToolUnderTest {
-	const workflow = example(TICKET_EXAMPLES.slack);
 	return {
-		name: 'slack',
-		workflow,
-		credential: credentialOf(workflow, CREDENTIAL_TYPES.slack, slack.credential),
+		...exampleFor('slack', slack.credential),
 		ticketsFor: (email) =>
 			slack.parents
 				.filter((message) => mentions(message.text, email))
@@ -195,12 +194,10 @@ function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 				})),
 		shownToEndUser: () => [],
 		creates: () => slack.parents.length,
+		// A reply in a thread is no create.
 		createsFor: (email) =>
-			slack.requests.filter(
-				(request) =>
-					request.path === '/api/chat.postMessage' &&
-					JSON.stringify(request.body).includes(email) &&
-					!JSON.stringify(request.body).includes('thread_ts'),
+			postsNaming(slack, '/api/chat.postMessage', email).filter(
+				(request) => !JSON.stringify(request.body).includes('thread_ts'),
 			),
 	};
 }
@@ -211,11 +208,12 @@ function slackUnderTest(slack: FakeSlack): ToolUnderTest {
  */
 export function exampleToolCredentials(): CredentialForImport[] {
 	const fakes = { zendesk: new FakeZendesk(), jira: new FakeJira(), slack: new FakeSlack() };
-	return TOOL_NAMES.map((name) =>
-		credentialOf(example(TICKET_EXAMPLES[name]), CREDENTIAL_TYPES[name], {
-			...fakes[name].credential,
-			...(name === 'jira' ? { domain: 'https://acme.atlassian.net' } : {}),
-		}),
+	return TOOL_NAMES.map(
+		(name) =>
+			exampleFor(name, {
+				...fakes[name].credential,
+				...(name === 'jira' ? { domain: 'https://acme.atlassian.net' } : {}),
+			}).credential,
 	);
 }
 
