@@ -38,6 +38,7 @@ import {
 	VERSION_BEFORE_LOCATORS,
 } from '../support/wootric';
 import { timeCsvCheck } from './csv-check';
+import { csvReaderFigures, csvReaderTable, type CsvReaderFigures } from './csv-readers';
 import { networkLabel, withFake, type Network } from './fake-network';
 import { longestPolls, longestPollTable, type LongestPoll } from './longest-poll';
 import { Floor } from './floor';
@@ -1294,6 +1295,13 @@ async function main(): Promise<void> {
 		emailSend(1_000, 40, 'oneItem'),
 	);
 	await run('Email Survey → Send From CSV, 20,000 rows', () => emailCsv(20_000, 3));
+	let csvReaders: CsvReaderFigures | undefined;
+	if (
+		chosen(
+			'CSV readers side by side: ours and papaparse, a 5,000-row survey and 50 MB (about 1 min)',
+		)
+	)
+		csvReaders = csvReaderFigures();
 	await run('Rate-limited job (about 20 s)', () => rateLimited(250, 100, 10));
 	const webhooks: WebhookFigures = {};
 	if (chosen('Webhook Trigger memory, 100,000 distinct deliveries (a few seconds)'))
@@ -1367,6 +1375,8 @@ async function main(): Promise<void> {
 	if (dayTable) console.log(`\n${dayTable}`);
 	const longestTable = longest.length > 0 ? longestPollTable(longest) : '';
 	if (longestTable) console.log(`\n${longestTable}`);
+	const csvReadersTable = csvReaders ? csvReaderTable(csvReaders) : '';
+	if (csvReadersTable) console.log(`\n${csvReadersTable}`);
 	const webhookTables = webhookReport(webhooks);
 	if (webhookTables) console.log(`\n${webhookTables}`);
 	mkdirSync(RESULTS, { recursive: true });
@@ -1377,7 +1387,7 @@ async function main(): Promise<void> {
 		);
 	writeFileSync(
 		path.join(RESULTS, 'bench.json'),
-		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable, longestPolls: longest, longestTable }, null, '\t')}\n`,
+		`${JSON.stringify({ machine: facts, rows, curves, table, triggerDays: days, dayTable, longestPolls: longest, longestTable, csvReaders, csvReadersTable }, null, '\t')}\n`,
 	);
 	console.log(
 		`\nWrote ${path.relative(process.cwd(), path.join(RESULTS, 'bench.json')) || 'bench-results/bench.json'}`,

@@ -131,7 +131,17 @@ describe('Email Survey: Send From CSV', () => {
 		[
 			'an unterminated quote',
 			'email,plan\na@example.com,"pro\n',
-			/cannot be read: quoted field unterminated at row 1/,
+			/cannot be read: quoted field unterminated at row 1 \(line 2\)/,
+		],
+		[
+			'a quote inside an unquoted cell, in two rows',
+			'email,height\r\na@example.com,"tall\r\nish"\r\nb@example.com,5\'11" tall\r\nc@example.com,6"\r\n',
+			/cannot be read: a quote inside an unquoted field \(quote the whole cell, and double the quote\) at row 2 \(line 4\); a quote inside an unquoted field \(quote the whole cell, and double the quote\) at row 3 \(line 5\)$/,
+		],
+		[
+			'text after a closing quote',
+			'email,plan\n"a@example.com"x,pro\n',
+			/cannot be read: text after the closing quote of a quoted field at row 1 \(line 2\)/,
 		],
 		[
 			'a bad context column',

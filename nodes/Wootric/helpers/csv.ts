@@ -1,7 +1,7 @@
 import type { IExecuteFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
-import Papa from 'papaparse';
 
+import { readCsv, writeCsv } from './rfc4180';
 import { isEmailAddress } from './validation';
 
 /**
@@ -45,20 +45,16 @@ export function parseSurveyCsv(
 	source: string,
 ): SurveyCsv {
 	const fail = (problem: string) => csvError(context, itemIndex, source, problem);
-	const parsed = Papa.parse<string[]>(text.replace(/^\uFEFF/, ''), {
-		delimiter: ',',
-		skipEmptyLines: 'greedy',
-	});
-	if (parsed.errors.length > 0) {
-		const problems = parsed.errors
-			.slice(0, LISTED)
-			.map(
-				(error) =>
-					`${error.message.toLowerCase()} at ${error.row === undefined || error.row === 0 ? 'the header' : `row ${error.row}`}`,
-			);
-		throw fail(`cannot be read: ${problems.join('; ')}`);
+	const reading = readCsv(text, LISTED);
+	if (reading.errorCount > 0) {
+		const problems = reading.errors.map(
+			({ record, line, problem }) =>
+				`${problem} at ${record === 0 ? 'the header' : `row ${record}`} (line ${line})`,
+		);
+		const more = reading.errorCount - reading.errors.length;
+		throw fail(`cannot be read: ${problems.join('; ')}${more > 0 ? ` and ${more} more` : ''}`);
 	}
-	const [header, ...rows] = parsed.data;
+	const [header, ...rows] = reading.records;
 	if (!header)
 		throw fail('is empty: it needs a header row starting with "email", and one row per address');
 	const names = header.map((name) => name.trim());
@@ -122,7 +118,7 @@ export interface CsvChunk {
 
 /** A CSV as the service reads one: the header, then the rows, CRLF line ends, quoted where needed. */
 export function csvText(header: string[], rows: string[][]): string {
-	return Papa.unparse([header, ...rows], { newline: '\r\n' });
+	return writeCsv([header, ...rows]);
 }
 
 /** The rows from `startAtRow` on, as CSVs of at most 5,000 rows, each with the header. */
