@@ -4,8 +4,7 @@
 // package.json) and over the sources (package.json and `{nodes,credentials}/**`). Left out, as they
 // need the registry or GitHub: the package's npm metadata, its provenance, the download of its source.
 //
-// Allowed, and only these: the findings of the one runtime dependency, papaparse, chosen for CSV
-// surveys (README, Install in n8n: why the package is for self-hosted n8n). Any other error fails.
+// Nothing is allowed: any error fails, as it fails n8n's verification (docs/maintainers/verification.md).
 //
 // Usage: node scripts/package-scan.mjs [<tarball>] (default: E2E_PACKAGE_TARBALL, else a fresh
 // `npm pack` of the build in dist/).
@@ -33,13 +32,6 @@ const passes = (unpacked) => [
 		patterns: ['package.json', '{nodes,credentials}/**/*.{js,ts,json}'],
 	},
 ];
-
-/** papaparse's findings: the dependency itself, and the one module that imports it. */
-const allowed = ({ file, ruleId, message }) =>
-	(ruleId === '@n8n/community-nodes/no-runtime-dependencies' && file === 'package.json') ||
-	(ruleId === '@n8n/community-nodes/no-restricted-imports' &&
-		/^(dist\/)?nodes\/Wootric\/helpers\/csv\.(js|ts)$/.test(file) &&
-		message.includes('papaparse'));
 
 function packed() {
 	const given = process.argv[2] ?? process.env.E2E_PACKAGE_TARBALL;
@@ -78,15 +70,14 @@ try {
 			})),
 		);
 		const errors = findings.filter((finding) => finding.severity === 'error');
-		const refused = errors.filter((finding) => !allowed(finding));
 		console.log(
-			`[package-scan] ${pass.name}: ${files.length} files, ${errors.length} errors (${errors.length - refused.length} allowed: papaparse), ${findings.length - errors.length} warnings`,
+			`[package-scan] ${pass.name}: ${files.length} files, ${errors.length} errors, ${findings.length - errors.length} warnings`,
 		);
 		for (const finding of findings)
 			console.log(
-				`  ${finding.severity === 'error' && !allowed(finding) ? 'FAIL' : finding.severity === 'error' ? 'allowed' : 'warning'} ${finding.file}:${finding.line} ${finding.ruleId}: ${finding.message}`,
+				`  ${finding.severity === 'error' ? 'FAIL' : 'warning'} ${finding.file}:${finding.line} ${finding.ruleId}: ${finding.message}`,
 			);
-		failed += refused.length;
+		failed += errors.length;
 	}
 	if (failed > 0) {
 		console.error(`[package-scan] ${failed} findings n8n's scan would refuse the package for`);
