@@ -15,12 +15,14 @@
  * all three, in one process and in queue mode, on every version.
  */
 import { waitFor } from '../../scripts/e2e/processes';
+import { isN8n1 } from '../../scripts/e2e/runtime';
 import { startN8nWithPackage, type N8nWithPackage } from '../../scripts/e2e/n8n-with-package';
 import { startQueueCluster } from '../../scripts/e2e/queue-cluster';
 import type { ListedExecution } from '../../scripts/e2e/rest-client';
 import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { DeliveryFault } from '../fake/outgoing-webhooks';
+import { NODE_OUTPUTS, outputsKey, savedNodes } from '../support/n8n-3';
 import { seededRandom } from '../support/wootric';
 import type { SurveyResponse } from '../fake/store';
 import { fiveSecondPolls, pollOfFakeAnswered } from '../e2e/helpers';
@@ -363,6 +365,62 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 			}
 		},
 		3 * ONE_POLL_MS + 60_000,
+	);
+
+	step(
+		"n8n's nodes have the outputs the n8n 3.0 test states (test/support/n8n-3.ts): their types declare them, each run returned as many; n8n's report for 3.0 flags no example",
+		async () => {
+			const types = await demo.rest.request<
+				Array<{ name: string; version: number | number[]; outputs: unknown }>
+			>('GET', '/types/nodes.json');
+			const declared = Object.keys(NODE_OUTPUTS).map((key) => {
+				const [type, version] = key.split('@');
+				const { outputs } = types.find(
+					(candidate) =>
+						candidate.name === type && [candidate.version].flat().includes(Number(version)),
+				) ?? { outputs: undefined };
+				const main = Array.isArray(outputs)
+					? outputs.filter(
+							(output: string | { type: string }) =>
+								(typeof output === 'string' ? output : output.type) === 'main',
+						).length
+					: typeof outputs === 'string'
+						? 'expression'
+						: outputs;
+				return { key, declared: main };
+			});
+			expect(declared).toEqual(
+				Object.entries(NODE_OUTPUTS).map(([key, outputs]) => ({
+					key,
+					declared: outputs.declared,
+				})),
+			);
+
+			for (const tool of tools.list) {
+				const stated = Object.fromEntries(
+					savedNodes(tool.workflow).flatMap((node) => {
+						const outputs = NODE_OUTPUTS[outputsKey(node)];
+						return outputs ? [[node.name, [outputs.returned(node.parameters)]]] : [];
+					}),
+				);
+				const returned: Record<string, number[]> = {};
+				for (const { id } of await demo.rest.newestExecutions(tool.workflow.id, ['success'])) {
+					const { runData } = (await demo.rest.finishedExecution(id)).data.resultData;
+					for (const node of Object.keys(stated))
+						for (const run of runData[node] ?? [])
+							if (run.data && !returned[node]?.includes(run.data.main.length))
+								(returned[node] ??= []).push(run.data.main.length);
+				}
+				expect({ tool: tool.name, returned }).toEqual({ tool: tool.name, returned: stated });
+			}
+
+			// n8n 1.x ships only the rules for 2.0.
+			if (isN8n1(demo.runtime)) return;
+			const { report } = await demo.rest.request<{
+				report: { workflowResults: Array<{ ruleId: string }> };
+			}>('POST', '/rest/breaking-changes/report/refresh?version=v3');
+			expect(report.workflowResults.map(({ ruleId }) => ruleId)).toEqual([]);
+		},
 	);
 });
 
