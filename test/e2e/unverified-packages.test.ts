@@ -6,8 +6,8 @@
  * verified by n8n, so what n8n does with it here is what a user with that setting sees. One n8n
  * serves the whole file.
  */
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
+import { existsSync, readdirSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 
 import {
 	PACKAGE_CREDENTIAL_TYPES,
@@ -60,7 +60,17 @@ describe('N8N_UNVERIFIED_PACKAGES_ENABLED=false', () => {
 			// is read by installs and updates (community-packages.service.js, checkInstallPermissions),
 			// the packages list's update check and the editor's settings, not by the loader; that
 			// unverified packages "stop loading" is what the v3 rule announces for 3.0.
-			expect(await demo.rest.nodeTypeNames()).toEqual(expect.arrayContaining(PACKAGE_NODE_TYPES));
+			// No runtime dependency (n8n's verification allows none): the tarball brought nothing but itself.
+			expect(
+				readdirSync(dirname(demo.packageFolder)).filter((name) => !name.startsWith('.')),
+			).toEqual([PACKAGE_NAME]);
+			expect(existsSync(join(demo.packageFolder, 'node_modules'))).toBe(false);
+			const nodeTypes = await demo.rest.nodeTypeNames();
+			expect(nodeTypes).toEqual(expect.arrayContaining(PACKAGE_NODE_TYPES));
+			// n8n's verification takes no package for a service n8n has a node of: it has none of Wootric.
+			expect(nodeTypes.filter((name) => /wootric/i.test(name)).sort()).toEqual(
+				[...PACKAGE_NODE_TYPES].sort(),
+			);
 			expect(await demo.rest.credentialTypeNames()).toEqual(
 				expect.arrayContaining(PACKAGE_CREDENTIAL_TYPES),
 			);
