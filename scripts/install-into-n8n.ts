@@ -8,7 +8,7 @@
  * `npm run pack-for-n8n` (`--pack-only`) builds and packs only, for an n8n in Docker: the README copies
  * the tarball into the container and installs it there.
  */
-import { existsSync, readFileSync, renameSync } from 'node:fs';
+import { chmodSync, existsSync, readFileSync, renameSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join, resolve } from 'node:path';
 
@@ -52,6 +52,8 @@ async function main(args: string[]): Promise<void> {
 	console.log(`Building and packing ${PACKAGE_NAME} ${version}…`);
 	// npm pack names the tarball by the version: the README's commands name one file for every version.
 	renameSync(await buildAndPack(REPO_ROOT), CLONE_TARBALL);
+	// Readable by all: `docker cp` keeps the mode, and the image's npm runs as the user node.
+	chmodSync(CLONE_TARBALL, 0o644);
 	if (!n8nFolder) {
 		console.log(`Packed into ${CLONE_TARBALL}.`);
 		return;
