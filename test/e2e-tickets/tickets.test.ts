@@ -23,7 +23,7 @@ import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { DeliveryFault } from '../fake/outgoing-webhooks';
 import { NODE_OUTPUTS, outputsKey, savedNodes } from '../support/n8n-3';
-import { seededRandom } from '../support/wootric';
+import { seededRandom } from '../support/seeded-random';
 import type { SurveyResponse } from '../fake/store';
 import { fiveSecondPolls, pollOfFakeAnswered } from '../e2e/helpers';
 import { e2eSuite } from '../e2e/suite';

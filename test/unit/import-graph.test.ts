@@ -1,8 +1,4 @@
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { dirname, join } from 'node:path';
-import * as ts from 'typescript';
-
-const REPO_ROOT = join(__dirname, '..', '..');
+import { relativeImportsOf, tsFilesUnder, type Import } from '../support/imports';
 
 const under = (folder: string) => (file: string) => file.startsWith(`nodes/Wootric/${folder}/`);
 
@@ -39,54 +35,23 @@ const FORBIDDEN_WITHIN_A_LAYER = SIBLINGS.flatMap((from) =>
 	})),
 );
 
-interface Import {
-	/** Where the import is: `nodes/…/x.ts:4`. */
-	at: string;
-	/** The importing file and the file it imports, relative to the repository. */
-	from: string;
-	to: string;
-}
-
-function tsFilesUnder(folder: string): string[] {
-	return readdirSync(join(REPO_ROOT, folder)).flatMap((name) => {
-		const path = `${folder}/${name}`;
-		if (statSync(join(REPO_ROOT, path)).isDirectory()) return tsFilesUnder(path);
-		return name.endsWith('.ts') ? [path] : [];
-	});
-}
-
 /**
- * The file a relative specifier names, as TypeScript resolves it: the .ts file, a folder's
- * index.ts, or the file itself.
+ * Every relative import of the .ts files under nodes/ and credentials/, and those that name no file.
  */
-function resolveImport(from: string, specifier: string): string | undefined {
-	const base = join(dirname(from), specifier);
-	return [`${base}.ts`, join(base, 'index.ts'), base].find(
-		(candidate) =>
-			existsSync(join(REPO_ROOT, candidate)) && statSync(join(REPO_ROOT, candidate)).isFile(),
-	);
-}
-
-/**
- * Every relative import, export … from, require() and import() of the .ts files under nodes/ and
- * credentials/.
- */
-function readImports(): { files: string[]; imports: Import[]; unresolved: string[] } {
+function readImports(): {
+	files: string[];
+	imports: Array<Import & { to: string }>;
+	unresolved: string[];
+} {
 	const files = [...tsFilesUnder('nodes'), ...tsFilesUnder('credentials')];
-	const imports: Import[] = [];
-	const unresolved: string[] = [];
-	for (const from of files) {
-		const source = readFileSync(join(REPO_ROOT, from), 'utf8');
-		for (const { fileName: specifier, pos } of ts.preProcessFile(source, true, true)
-			.importedFiles) {
-			if (!specifier.startsWith('.')) continue;
-			const at = `${from}:${source.slice(0, pos).split('\n').length}`;
-			const to = resolveImport(from, specifier);
-			if (to === undefined) unresolved.push(`${at} imports '${specifier}', which names no file`);
-			else imports.push({ at, from, to });
-		}
-	}
-	return { files, imports, unresolved };
+	const all = files.flatMap(relativeImportsOf);
+	return {
+		files,
+		imports: all.filter((edge): edge is Import & { to: string } => edge.to !== undefined),
+		unresolved: all
+			.filter((edge) => edge.to === undefined)
+			.map(({ at, specifier }) => `${at} imports '${specifier}', which names no file`),
+	};
 }
 
 const layerOf = (file: string) => LAYERS.findIndex((layer) => layer.holds(file));
