@@ -256,6 +256,44 @@ describe('Wootric Webhook Trigger: events, filters, repeats and order', () => {
 			expect(emitted(session)).toEqual([`response:${response.id}`]);
 		});
 
+		it('a comment’s change arriving while n8n fails to store its score’s Response Created waits for that answer and emits the Response Created too, though the score’s retry comes too late (F33)', async () => {
+			const session = await start({
+				events: ['response', 'responseUpdated'],
+				options: { maxAgeMinutes: 1 },
+			});
+			// The score sent 55 s ago, arriving now; its comment, within Treat as Complete After, now.
+			const scored = fake.clock.now() - 55;
+			const response = addResponse(fake.account, fake.store, {
+				endUserId: user.id,
+				score: 8,
+				createdAt: scored,
+				updatedAt: scored,
+			});
+			const created = responsePayload(fake.account, response, 'created', scored);
+			const commented = update(response.id, { text: 'Too slow' });
+			session.trigger.failExecutionStarts(1, 500);
+
+			const [score, comment] = await Promise.all([
+				session.deliver(created),
+				delay(100).then(async () => await session.deliver(commented)),
+			]);
+			// Wootric's retry of the score, 55 s later: 110 s after it was sent, older than Max Age.
+			const retry = await session.deliver({
+				...created,
+				timestamp: responsePayload(fake.account, response, 'created', scored - 55).timestamp,
+			});
+
+			expect([score, comment, retry].map(({ status, text }) => [status, text])).toEqual([
+				[500, expect.stringContaining('There was a problem executing the workflow')],
+				[200, WORKFLOW_STARTED],
+				[200, expect.stringContaining('older than Max Age (1 minutes)')],
+			]);
+			expect(emitted(session)).toEqual([
+				`response:${response.id}`,
+				`responseUpdated:${response.id}`,
+			]);
+		});
+
 		it('a copy waits for its twin’s answer 10 s at most: then it is answered 503, and the service’s retry starts the workflow', async () => {
 			const session = await start({ events: ['response'] });
 			const response = respond();

@@ -71,23 +71,28 @@ describe('deliveryMemory', () => {
 		});
 	});
 
-	it('claims the fresh keys of a delivery and leaves those another delivery is starting', () => {
+	it('a delivery sharing a key another delivery is starting waits for its answer, and claims that key itself when its execution did not start (F33: the Response Created lost between a score and its comment)', async () => {
 		const node = nodeKey('node');
-		const starting = new Promise<boolean>(() => undefined);
-		claimKeys(node, ['response:1'], now + MINUTE, now, starting);
+		const [created, changed] = ['response:1', 'responseUpdated:1:2026-11-25T12:00:55Z'];
+		let answerScore: (started: boolean) => void = () => undefined;
+		const score = new Promise<boolean>((resolve) => (answerScore = resolve));
+		const comment = new Promise<boolean>(() => undefined);
+		claimKeys(node, [created], now + MINUTE, now, score);
 
-		expect(
-			claimKeys(
-				node,
-				['response:1', 'responseUpdated:1'],
-				now + MINUTE,
-				now,
-				Promise.resolve(true),
-			),
-		).toEqual({ fresh: ['responseUpdated:1'], twins: [] });
-		expect(claimKeys(node, ['response:1'], now + MINUTE, now, Promise.resolve(true))).toEqual({
+		// The comment's change stands for the Response Created too, which the score is starting.
+		const first = claimKeys(node, [created, changed], now + MINUTE, now, comment);
+		expect(first).toEqual({ fresh: [changed], twins: [score] });
+		// n8n answers the score 500; claimed again, the comment's own change is neither fresh nor a twin.
+		answerScore(false);
+		await Promise.all(first.twins);
+		expect(claimKeys(node, [created, changed], now + MINUTE, now, comment)).toEqual({
+			fresh: [created],
+			twins: [],
+		});
+		// The score's retry finds its key the comment's to start.
+		expect(claimKeys(node, [created], now + MINUTE, now, Promise.resolve(true))).toEqual({
 			fresh: [],
-			twins: [starting],
+			twins: [comment],
 		});
 	});
 

@@ -3,16 +3,19 @@
  * service's repeated delivery of an event does not start the workflow twice in that process.
  *
  * Invariant: a noted key is always either in flight, with the promise of its delivery's answer
- * (whether n8n started its execution), or settled: its execution started. So a copy of a delivery
- * that finds its keys noted finds either a start to wait for or one that happened, never a gap
- * between them. What holds it: noting keys and registering their answer is one synchronous call
- * (claimKeys), and a key whose execution did not start (n8n answered it could not, or the
- * delivery's connection closed unanswered) is taken back out as that answer settles, before anything
- * waiting on it goes on; the next copy or the service's retry then starts it (after a hang-up,
- * possibly a second time: n8n may have started it). While its entry lasts, a key starts a node's
- * workflow at most once more than such hang-ups. An entry lasts the node's Max Age after the later
- * of its delivery's sending and its arrival: a repeat older than that is refused by its age
- * (receive.ts).
+ * (whether n8n started its execution), or settled: its execution started. So a delivery that finds
+ * some of its keys noted (a copy of it, or another delivery of the same event: a comment's change
+ * that stands for its response's Response Created too) finds for each either a start to wait for or
+ * one that happened, never a gap between them. What holds it: noting keys and registering their
+ * answer is one synchronous call (claimKeys), and a key whose execution did not start (n8n answered
+ * it could not, or the delivery's connection closed unanswered) is taken back out as that answer
+ * settles, before anything waiting on it goes on; a delivery waiting on it, or the service's retry,
+ * then starts it (after a hang-up, possibly a second time: n8n may have started it). A delivery
+ * with some keys in flight for another waits for that answer before it is answered itself
+ * (receive.ts): the service stops sending it once answered 2xx, and the other's retry may come too
+ * late. While its entry lasts, a key starts a node's workflow at most once more than such hang-ups.
+ * An entry lasts the node's Max Age after the later of its delivery's sending and its arrival: a
+ * repeat older than that is refused by its age (receive.ts).
  *
  * What it does not decide: whether an event is new, which follows from the delivery alone
  * (receive.ts). It only folds repeats within one process; across a restart, or at a second webhook
@@ -121,9 +124,9 @@ export interface Claim {
 	/** The keys new to the node, noted now: this delivery starts them, its answer registered. */
 	fresh: string[];
 	/**
-	 * When none is fresh: the answers of the copies still starting them, to wait for before asking
-	 * again (a key whose execution did not start is taken back out by then). Empty: every key was
-	 * started before, and there is nothing to start.
+	 * The answers of the other deliveries still starting the rest of its keys, to wait for before
+	 * claiming again (a key whose execution did not start is taken back out by then, and is fresh to
+	 * this delivery). Empty: each of the rest was started before, and this delivery starts none.
 	 */
 	twins: Array<Promise<boolean>>;
 }
@@ -132,7 +135,9 @@ export interface Claim {
  * Notes the keys new to the node until `expires` (ms) and registers `answer` (whether n8n started
  * their execution) for them, in one synchronous step: the invariant's gap cannot open. A key whose
  * execution did not start is taken back out once `answer` says so, so that the next delivery of its
- * event (a copy waiting, or the service's retry) starts the workflow.
+ * event (a delivery waiting on it, or the service's retry) starts the workflow. A delivery claims
+ * again after waiting: the keys it claimed before are its own, in flight with its `answer`, neither
+ * fresh nor a twin.
  */
 export function claimKeys(
 	node: string,
@@ -142,9 +147,14 @@ export function claimKeys(
 	answer: Promise<boolean>,
 ): Claim {
 	const fresh: string[] = [];
+	const twins = new Set<Promise<boolean>>();
 	for (const key of keys) {
 		const item = noteKey(node, key, expires, now);
-		if (item === undefined) continue;
+		if (item === undefined) {
+			const holder = inFlight.get(entryKey(node, key));
+			if (holder !== undefined && holder !== answer) twins.add(holder);
+			continue;
+		}
 		fresh.push(key);
 		inFlight.set(item.entry, answer);
 		void answer.then((started) => {
@@ -153,9 +163,7 @@ export function claimKeys(
 			if (!started && isLive(item)) entries.delete(item.entry);
 		});
 	}
-	if (fresh.length > 0) return { fresh, twins: [] };
-	const twins = keys.flatMap((key) => inFlight.get(entryKey(node, key)) ?? []);
-	return { fresh, twins };
+	return { fresh, twins: [...twins] };
 }
 
 /** Forgets every key of a node (a test listen starting afresh or ending). */

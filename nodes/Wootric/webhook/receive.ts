@@ -286,7 +286,7 @@ export async function receiveWebhook(context: IWebhookFunctions): Promise<IWebho
 		return answer(
 			context,
 			503,
-			'The same delivery is still starting its workflow; send it again later',
+			'A delivery of the same event is still starting its workflow; send it again later',
 		);
 	if (claimed.length === 0) return { webhookResponse: { message: 'Received; nothing to start' } };
 	// The service hung up before it could be answered: nothing starts (its answer, registered with
@@ -342,10 +342,11 @@ function sentAtOf(delivery: Delivery): number | undefined {
 
 /**
  * The keys not emitted before, each now noted until `expires` with this delivery's `answer`
- * registered (claimKeys, one synchronous step). A copy of a delivery whose execution is still
- * starting is told nothing until that is known: where it did not start, this copy starts it, as
- * the service will not send it again; 'twin starting' when that is not known within
- * TWIN_ANSWER_WAIT_MS of the first look, however many copies came between.
+ * registered (claimKeys, one synchronous step). While another delivery is still starting some of
+ * the keys (a copy of this one, or a delivery of the same event), this one is told nothing until
+ * that is known: where it did not start, this delivery starts the key too, as the other's event may
+ * never come again in time; 'twin starting' when that is not known within TWIN_ANSWER_WAIT_MS of
+ * the first look, however many deliveries came between.
  */
 async function claimFresh(
 	node: string,
@@ -355,10 +356,14 @@ async function claimFresh(
 	answer: Promise<boolean>,
 ): Promise<string[] | 'twin starting'> {
 	const deadline = Date.now() + TWIN_ANSWER_WAIT_MS;
+	// A set: a key of its own the bound dropped while it waited is fresh to it again.
+	const claimed = new Set<string>();
 	for (;;) {
 		// No await between this look and its record: claimKeys notes and registers at once.
 		const { fresh, twins } = claimKeys(node, keys, expires, now, answer);
-		if (fresh.length > 0 || twins.length === 0) return fresh;
+		for (const key of fresh) claimed.add(key);
+		// In the order of `keys`: a Response Created before its change, whichever was claimed first.
+		if (twins.length === 0) return keys.filter((key) => claimed.has(key));
 		if (!(await settledWithin(twins, deadline - Date.now()))) return 'twin starting';
 	}
 }
