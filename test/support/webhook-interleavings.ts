@@ -260,13 +260,16 @@ function take(trigger: WebhookTrigger, copies: Copy[], step: Step): void {
 	else jest.advanceTimersByTime(TWIN_ANSWER_WAIT_MS);
 }
 
-/** The service sends again, one at a time, every copy it got no 2xx for; nothing fails now. */
+/**
+ * The service sends again, one at a time, every copy it got no 2xx for; nothing fails now. Returns
+ * the retries sent, as `retry A`, …
+ */
 async function retryUnanswered(
 	trigger: WebhookTrigger,
 	copies: Copy[],
 	ledger: Ledger,
-	trace: string[],
-): Promise<void> {
+): Promise<string[]> {
+	const trace: string[] = [];
 	let retries = copies.filter((copy) => copy.gotNo2xx);
 	for (let round = 0; retries.length > 0 && round < 3; round++) {
 		const again = retries.map((copy) => new Copy(copy.index, copy.sending, 'stored', ledger));
@@ -281,6 +284,7 @@ async function retryUnanswered(
 		}
 		retries = again.filter((copy) => copy.gotNo2xx);
 	}
+	return trace;
 }
 
 /**
@@ -306,7 +310,7 @@ export async function runInterleaving(
 	const waiting = copies.filter((copy) => copy.result === undefined);
 	for (const copy of waiting) ledger.violations.push(`${copy.name}'s webhook() never ended`);
 	if (waiting.length === 0 && retries === 'inTime')
-		await retryUnanswered(trigger, copies, ledger, trace);
+		trace.push(...(await retryUnanswered(trigger, copies, ledger)));
 	const owed = copies.filter((copy) => retries === 'inTime' || !copy.gotNo2xx);
 	const lost = ledger.unstored([...new Set(owed.flatMap((copy) => copy.sending.keys))]);
 	if (lost.length > 0) ledger.violations.push(`lost: ${lost.join(', ')}`);
