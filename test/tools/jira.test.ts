@@ -135,6 +135,25 @@ describe('FakeJira', () => {
 		expect(jira.counts.issues).toBe(0);
 	});
 
+	it('refuses a description or a comment over 32,767 characters (400), as Jira does', async () => {
+		const limit = 'x'.repeat(32_767);
+		const fits = await createIssue({ summary: 'x', description: limit });
+		const over = await createIssue({ summary: 'x', description: `${limit}x` });
+		const commented = await node('POST', `/api/2/issue/${fits.body.key}/comment`, { body: limit });
+		const overComment = await node('POST', `/api/2/issue/${fits.body.key}/comment`, {
+			body: `${limit}x`,
+		});
+
+		const tooLong =
+			'The entered text is too long. It exceeds the allowed limit of 32,767 characters.';
+		expect([fits.status, commented.status]).toEqual([201, 201]);
+		expect([over, overComment].map(({ status, body }) => ({ status, body }))).toEqual([
+			{ status: 400, body: { errorMessages: [], errors: { description: tooLong } } },
+			{ status: 400, body: { errorMessages: [], errors: { comment: tooLong } } },
+		]);
+		expect(jira.counts).toEqual({ issues: 1, comments: 1 });
+	});
+
 	it('finds an issue by label as the node’s getAll (limit) asks: only the fields named, comment included', async () => {
 		await createIssue({ summary: 'one', labels: ['wootric-response-7'], description: 'Score: 2' });
 		await createIssue({ summary: 'two', labels: ['wootric-response-8'] });

@@ -84,6 +84,15 @@ describe('FakeSlack', () => {
 		expect(none).toEqual({ status: 200, body: { ok: false, error: 'not_authed' } });
 	});
 
+	it('refuses a text over 40,000 characters (msg_too_long) and posts nothing', async () => {
+		const fits = await postMessage('x'.repeat(40_000));
+		const over = await postMessage('x'.repeat(40_001));
+
+		expect(fits.body.ok).toBe(true);
+		expect(over.body).toEqual({ ok: false, error: 'msg_too_long' });
+		expect(slack.counts).toEqual({ messages: 1, replies: 0 });
+	});
+
 	it('posts as the node does: ok, the channel id, a ts strictly later each time, the message', async () => {
 		const posted = await Promise.all(
 			['a', 'b', 'c', 'd'].map(async (text) => await postMessage(text)),

@@ -122,6 +122,30 @@ describe('FakeZendesk', () => {
 		expect(zendesk.counts.tickets).toBe(0);
 	});
 
+	it('refuses a requester email it does not take (422, naming the requester) and creates nothing', async () => {
+		const answers = [await createTicket(7, 'pat@localhost'), await createTicket(8, 'pat @x.com')];
+
+		expect(answers.map(({ status, body }) => ({ status, body }))).toEqual(
+			['pat@localhost', 'pat @x.com'].map((email) => ({
+				status: 422,
+				body: {
+					error: 'RecordInvalid',
+					description: 'Record validation errors',
+					details: {
+						requester: [
+							{
+								description: `Requester: Email: ${email} is not properly formatted`,
+								error: 'InvalidFormat',
+							},
+						],
+					},
+				},
+			})),
+		);
+		expect(zendesk.counts.tickets).toBe(0);
+		expect(zendesk.users.map((user) => user.email)).toEqual([zendesk.email]);
+	});
+
 	it('lists tickets by external_id as the HTTP Request node asks, consistently right after the create', async () => {
 		await createTicket(7);
 		await createTicket(8);

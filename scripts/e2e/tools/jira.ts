@@ -68,6 +68,10 @@ const MAX_RESULTS = 100;
 
 const NO_ISSUE = 'Issue does not exist or you do not have permission to see it.';
 
+/** Jira's limit on a text field (description, a comment's body): 32,767 characters. */
+export const JIRA_TEXT_LIMIT = 32_767;
+const TOO_LONG = `The entered text is too long. It exceeds the allowed limit of ${JIRA_TEXT_LIMIT.toLocaleString('en-US')} characters.`;
+
 /**
  * A model of Jira Cloud's REST API, as n8n's Jira Software node (`jiraVersion: cloud`, credential
  * jiraSoftwareCloudApi) calls it, on plain http: the credential's domain is free text.
@@ -76,11 +80,11 @@ const NO_ISSUE = 'Issue does not exist or you do not have permission to see it.'
  * - `POST /rest/api/2/issue` `{fields:{summary, project:{id|key}, issuetype:{id}, labels?,
  *   description?, parent?}}` → 201 `{id, key, self}`; Jira's 400 `{errorMessages, errors}` on a
  *   missing summary, an unknown project or issue type, a label with a space, a sub-task with no
- *   parent.
+ *   parent, a description over 32,767 characters.
  * - `POST /rest/api/2/search/jql` `{jql, fields, maxResults, nextPageToken}` with a small JQL
  *   subset (see `parseJql`); other JQL is 400.
  * - `GET /rest/api/2/issue/{key}`; `POST|GET /rest/api/{2,3}/issue/{key}/comment` (v2 bodies are
- *   plain text, v3 ADF).
+ *   plain text, v3 ADF); 400 on a body over 32,767 characters of text.
  *
  * Not modelled: search lag. Atlassian's search/jql is eventually consistent (a new issue or label
  * may be missing for seconds to minutes); here every search sees every write. The examples' docs
@@ -187,6 +191,8 @@ export class FakeJira extends FakeToolServer {
 		if (description !== undefined && description !== null && typeof description !== 'string') {
 			// The v2 API takes a string; ADF is v3's.
 			errors.description = 'Operation value must be a string';
+		} else if (typeof description === 'string' && description.length > JIRA_TEXT_LIMIT) {
+			errors.description = TOO_LONG;
 		}
 		if (Object.keys(errors).length > 0) return jiraError(400, [], errors);
 
@@ -290,6 +296,7 @@ export class FakeJira extends FakeToolServer {
 			if (adfToText(adf).trim() === '') adf = undefined;
 		}
 		if (!adf) return jiraError(400, [], { comment: 'Comment body can not be empty!' });
+		if (adfToText(adf).length > JIRA_TEXT_LIMIT) return jiraError(400, [], { comment: TOO_LONG });
 		const comment: JiraComment = {
 			id: String(++this.commentIds),
 			body: adf,

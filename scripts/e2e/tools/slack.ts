@@ -23,6 +23,9 @@ export interface FakeSlackOptions {
 	channel?: { id: string; name: string };
 }
 
+/** chat.postMessage's limit on `text`, in characters. */
+export const SLACK_TEXT_LIMIT = 40_000;
+
 const BOT = { user: 'U0N8NBOT', botId: 'B0N8NBOT', team: 'T0WOOTRIC' };
 
 /**
@@ -32,7 +35,8 @@ const BOT = { user: 'U0N8NBOT', botId: 'B0N8NBOT', team: 'T0WOOTRIC' };
  * - Bearer token (or a `token` argument); a bad one is HTTP 200 `{ok:false,error:"invalid_auth"}`,
  *   as every Slack error is a 200 with `ok:false`.
  * - Arguments come from the query and the body, JSON or form, as Slack reads them.
- * - `chat.postMessage` (channel, text, thread_ts, reply_broadcast; blocks/attachments kept).
+ * - `chat.postMessage` (channel, text, thread_ts, reply_broadcast; blocks/attachments kept);
+ *   `msg_too_long` for a text over 40,000 characters (Slack's documented limit).
  * - `conversations.history` (channel, limit, cursor, oldest, latest, inclusive): the channel's
  *   top-level messages, newest first; replies are not in it unless broadcast.
  * - `conversations.replies` (channel, ts, limit, cursor, oldest, latest, inclusive): the parent,
@@ -110,6 +114,7 @@ export class FakeSlack extends FakeToolServer {
 		if (text === '' && args.blocks === undefined && args.attachments === undefined) {
 			return slackError('no_text');
 		}
+		if (text.length > SLACK_TEXT_LIMIT) return slackError('msg_too_long');
 		let threadTs: string | undefined;
 		if (args.thread_ts !== undefined && args.thread_ts !== '') {
 			const parent = this.messages.find((message) => message.ts === String(args.thread_ts));
