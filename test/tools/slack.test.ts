@@ -16,7 +16,8 @@ interface Listed {
 describe('FakeSlack', () => {
 	let slack: FakeSlack;
 
-	eachTest(() => (slack = new FakeSlack()));
+	// The rate limits have their own test; the others post and read faster than they allow.
+	eachTest(() => (slack = new FakeSlack({ rateLimits: false })));
 
 	function headers(token = slack.token): Record<string, string> {
 		return { 'content-type': 'application/json; charset=utf-8', authorization: `Bearer ${token}` };
@@ -82,6 +83,44 @@ describe('FakeSlack', () => {
 		expect(auth).toMatchObject({ status: 200, body: { ok: true, bot_id: expect.any(String) } });
 		expect(bad).toEqual({ status: 200, body: { ok: false, error: 'invalid_auth' } });
 		expect(none).toEqual({ status: 200, body: { ok: false, error: 'not_authed' } });
+	});
+
+	it('limits as Slack does: 429, Retry-After and ratelimited on a post to the channel within a second and the 51st Tier 3 call in a minute', async () => {
+		slack = new FakeSlack();
+		await slack.listen();
+		/** The call as the node makes it, read raw for its Retry-After. */
+		const raw = async (method: string, init: RequestInit) => {
+			const answer = await fetch(`${slack.url}/api/${method}`, init);
+			return {
+				status: answer.status,
+				retryAfter: answer.headers.get('retry-after'),
+				body: (await answer.json()) as unknown,
+			};
+		};
+		try {
+			const first = await postMessage('first');
+			const second = await raw('chat.postMessage', {
+				method: 'POST',
+				headers: headers(),
+				body: JSON.stringify({ channel: slack.channel.id, text: 'second' }),
+			});
+			for (let call = 0; call < 50; call++) expect((await read('history', {})).body.ok).toBe(true);
+			const over = await raw(`conversations.history?channel=${slack.channel.id}`, {
+				headers: headers(),
+			});
+			const replies = await read('replies', { ts: first.body.ts });
+
+			expect(first.body.ok).toBe(true);
+			const limited = { status: 429, body: { ok: false, error: 'ratelimited' } };
+			expect(second).toEqual({ ...limited, retryAfter: '1' });
+			expect(over).toEqual({ ...limited, retryAfter: expect.stringMatching(/^(59|60)$/) });
+			// Each method is limited on its own.
+			expect(replies.body.ok).toBe(true);
+			expect(slack.limited).toEqual({ 'chat.postMessage': 1, 'conversations.history': 1 });
+			expect(slack.counts).toEqual({ messages: 1, replies: 0 });
+		} finally {
+			await slack.close();
+		}
 	});
 
 	it('refuses a text over 40,000 characters (msg_too_long) and posts nothing', async () => {

@@ -214,6 +214,30 @@ describe('FakeZendesk', () => {
 		expect(zendesk.counts).toEqual({ tickets: 1, updates: 2, comments: 3 });
 	});
 
+	it('refuses any change to a closed ticket (422), as Zendesk does', async () => {
+		await createTicket(7);
+		const closing = await api('PUT', '/tickets/1.json', { ticket: { status: 'closed' } });
+		const comment = await api('PUT', '/tickets/1.json', {
+			ticket: { comment: { body: 'later', public: false }, additional_tags: ['x'] },
+		});
+
+		expect(closing.status).toBe(200);
+		expect(comment).toEqual({
+			status: 422,
+			body: {
+				error: 'RecordInvalid',
+				description: 'Record validation errors',
+				details: {
+					status: [
+						{ description: 'Status: closed prevents ticket update', error: 'ClosedPreventsUpdate' },
+					],
+				},
+			},
+		});
+		expect(zendesk.tickets[0]).toMatchObject({ status: 'closed', comments: [expect.anything()] });
+		expect(zendesk.tickets[0].tags).not.toContain('x');
+	});
+
 	it('replaces the tags when an update sends tags, and refuses an unknown status (422)', async () => {
 		await createTicket(7);
 		const replaced = await api<{ ticket: Ticket }>('PUT', '/tickets/1.json', {

@@ -29,6 +29,8 @@ export interface ToolCall {
 export interface ToolAnswer {
 	status: number;
 	body: unknown;
+	/** Headers beside the content type (Slack's Retry-After). */
+	headers?: Record<string, string>;
 }
 
 /**
@@ -95,7 +97,10 @@ export abstract class FakeToolServer {
 			status: answer.status,
 			receivedAt: new Date().toISOString(),
 		});
-		response.writeHead(answer.status, { 'content-type': 'application/json; charset=utf-8' });
+		response.writeHead(answer.status, {
+			'content-type': 'application/json; charset=utf-8',
+			...answer.headers,
+		});
 		response.end(JSON.stringify(answer.body));
 	}
 }

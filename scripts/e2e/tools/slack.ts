@@ -21,7 +21,21 @@ export interface SlackMessage {
 export interface FakeSlackOptions {
 	token?: string;
 	channel?: { id: string; name: string };
+	/** Slack's rate limits (RATE_LIMITS); on unless false. */
+	rateLimits?: boolean;
 }
+
+/**
+ * Slack's rate limits where the examples meet them, each answered as Slack does: HTTP 429,
+ * `Retry-After` (seconds), `{ok:false, error:"ratelimited"}`. Tier 3 methods take 50 calls a
+ * minute (a workspace's app, each method on its own: "50+"); chat.postMessage one message a second
+ * to a channel ("short bursts" allowed beyond it are not modelled: this is the stricter side).
+ */
+export const RATE_LIMITS = {
+	tier3PerMinute: 50,
+	tier3Methods: ['conversations.history', 'conversations.replies'],
+	postMessageIntervalMs: 1_000,
+};
 
 /** chat.postMessage's limit on `text`, in characters. */
 export const SLACK_TEXT_LIMIT = 40_000;
@@ -50,11 +64,18 @@ export class FakeSlack extends FakeToolServer {
 	readonly channel: { id: string; name: string };
 	/** The last ts handed out, in microseconds: each new one is later. */
 	private lastTs = 0;
+	private readonly rateLimited: boolean;
+	/** When each Tier 3 method was called in the last minute, and the channel last posted to. */
+	private readonly calls = new Map<string, number[]>();
+	private lastPostAt = -Infinity;
+	/** The calls answered 429, by method. */
+	readonly limited: Record<string, number> = {};
 
 	constructor(options: FakeSlackOptions = {}) {
 		super();
 		this.token = options.token ?? 'xoxb-fake-bot-token';
 		this.channel = options.channel ?? { id: 'C0DETRACT', name: 'detractors' };
+		this.rateLimited = options.rateLimits !== false;
 	}
 
 	/** The credential n8n's slackApi needs. */
@@ -84,6 +105,8 @@ export class FakeSlack extends FakeToolServer {
 		const token = bearerToken(call.authorization) ?? args.token;
 		if (token === undefined || token === '') return slackError('not_authed');
 		if (token !== this.token) return slackError('invalid_auth');
+		const limited = method === undefined ? undefined : this.rateLimit(method);
+		if (limited) return limited;
 		switch (method) {
 			case 'auth.test':
 				return ok({
@@ -106,6 +129,30 @@ export class FakeSlack extends FakeToolServer {
 			default:
 				return { status: 404, body: { ok: false, error: 'unknown_method' } };
 		}
+	}
+
+	/** 429 with Retry-After when this call goes over RATE_LIMITS; else it counts. */
+	private rateLimit(method: string): ToolAnswer | undefined {
+		if (!this.rateLimited) return undefined;
+		const now = Date.now();
+		let waitMs = 0;
+		if (RATE_LIMITS.tier3Methods.includes(method)) {
+			const recent = (this.calls.get(method) ?? []).filter((at) => at > now - 60_000);
+			this.calls.set(method, recent);
+			if (recent.length >= RATE_LIMITS.tier3PerMinute) waitMs = recent[0] + 60_000 - now;
+			else recent.push(now);
+		} else if (method === 'chat.postMessage') {
+			const next = this.lastPostAt + RATE_LIMITS.postMessageIntervalMs;
+			if (now < next) waitMs = next - now;
+			else this.lastPostAt = now;
+		}
+		if (waitMs <= 0) return undefined;
+		this.limited[method] = (this.limited[method] ?? 0) + 1;
+		return {
+			status: 429,
+			headers: { 'retry-after': String(Math.ceil(waitMs / 1000)) },
+			body: { ok: false, error: 'ratelimited' },
+		};
 	}
 
 	private post(args: Record<string, unknown>): ToolAnswer {

@@ -62,7 +62,9 @@ const NOT_FOUND: ToolAnswer = {
  * - `GET /api/v2/tickets.json[?external_id=]` (consistent, unlike search, which is not modelled),
  *   `GET /api/v2/tickets/{id}.json`, `GET /api/v2/tickets/{id}/comments.json`.
  * - `PUT /api/v2/tickets/{id}.json` `{ticket:{comment, additional_tags, remove_tags, tags, status,
- *   subject, external_id, ...}}` → `{ticket, audit}`.
+ *   subject, external_id, ...}}` → `{ticket, audit}`; 422 on a closed ticket ("closed prevents
+ *   ticket update": a closed ticket takes no change, a follow-up is opened instead with
+ *   `via_followup_source_id`, kept as sent).
  * Tags are stored as Zendesk does: lower-cased, split at spaces, without repeats.
  */
 export class FakeZendesk extends FakeToolServer {
@@ -190,6 +192,9 @@ export class FakeZendesk extends FakeToolServer {
 
 	private update(ticket: ZendeskTicket, sent: Record<string, unknown> | undefined): ToolAnswer {
 		if (!sent) return invalid('base', 'Ticket: cannot be blank', 'BlankValue');
+		if (ticket.status === 'closed') {
+			return invalid('status', 'Status: closed prevents ticket update', 'ClosedPreventsUpdate');
+		}
 		const comment = sent.comment === undefined ? undefined : this.comment(sent.comment);
 		if (sent.comment !== undefined && !comment) {
 			return invalid('base', 'Comment: cannot be blank', 'BlankValue');
