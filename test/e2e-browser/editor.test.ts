@@ -28,7 +28,7 @@ import { WootricWebhookTrigger } from '../../nodes/Wootric/WootricWebhookTrigger
 import { addResponse, type FakeWootric } from '../fake';
 import { encodeWebhook, responsePayload, signWebhook } from '../fake/webhook-body';
 import { e2eSuite } from '../e2e/suite';
-import { example, exampleToolCredentials, TICKET_EXAMPLES } from '../e2e-tickets/tools';
+import { example, ticketExamplesSetUp, TICKET_EXAMPLES } from '../e2e-tickets/tools';
 import { Editor } from './editor';
 
 const OWNER = { email: 'browser-owner@example.com', password: 'Browser-owner-password-1' };
@@ -100,11 +100,19 @@ const { step } = e2eSuite({
 		screenshots =
 			process.env.E2E_SCREENSHOTS_DIR ?? join(services.n8nOptions.workFolder, 'screenshots');
 		mkdirSync(screenshots, { recursive: true });
+		// The ticket examples as a user sets them up (their project, channel, subdomain): as shipped,
+		// n8n marks the nodes that need it (test/unit/ticket-examples.test.ts).
+		const ticketExamples = ticketExamplesSetUp();
+		const setUpIds = new Set(ticketExamples.workflows.map((workflow) => workflow.id));
 		demo = await startN8nWithPackage({
 			...services.n8nOptions,
 			owner: OWNER,
-			credentials: exampleToolCredentials(),
-			workflows: [...readWorkflows(EXAMPLES_FOLDER), FIELD_PREVIEW_WORKFLOW],
+			credentials: ticketExamples.credentials,
+			workflows: [
+				...readWorkflows(EXAMPLES_FOLDER).filter((workflow) => !setUpIds.has(workflow.id)),
+				...ticketExamples.workflows,
+				FIELD_PREVIEW_WORKFLOW,
+			],
 		});
 		editor = await Editor.open(demo.n8n.baseUrl);
 	},

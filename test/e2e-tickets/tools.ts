@@ -2,10 +2,10 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 import { EXAMPLES_FOLDER } from '../../scripts/e2e/paths';
-import { FakeJira, adfToText } from '../../scripts/e2e/tools/jira';
+import { FakeJira, ISSUE_TYPES, adfToText } from '../../scripts/e2e/tools/jira';
 import { FakeSlack } from '../../scripts/e2e/tools/slack';
 import { ToolsProxy } from '../../scripts/e2e/tools/tls-proxy';
-import { FakeZendesk } from '../../scripts/e2e/tools/zendesk';
+import { FakeZendesk, type ZendeskTicket } from '../../scripts/e2e/tools/zendesk';
 import type { FakeToolServer, ToolRequest } from '../../scripts/e2e/tools/fake-server';
 import type { CredentialForImport, WorkflowFile } from '../../scripts/e2e/workflow-files';
 
@@ -37,10 +37,14 @@ export interface ToolUnderTest {
 	 * Jira's issues and Slack's channel are the team's own.
 	 */
 	shownToEndUser(email: string): string[];
-	/** Every ticket (issue, top-level message) the tool was asked to open. */
+	/** Every ticket (issue, top-level message) the tool opened, a Zendesk follow-up as its closed one's. */
 	creates(): number;
 	/** The requests that opened a ticket for this email, as the fake received them. */
 	createsFor(email: string): ToolRequest[];
+	/** How many requests the fake has received. */
+	received(): number;
+	/** An agent closes the end user's tickets (Zendesk's closed: no change taken); others: none. */
+	close?(email: string): void;
 }
 
 export interface ToolsUnderTest {
@@ -95,12 +99,93 @@ function credentialOf(
 	throw new Error(`"${workflow.name}" has no node with a ${type} credential`);
 }
 
-/** A tool's example, and the credential it references holding `data`. */
+/**
+ * The Zendesk example's URL holds this in place of the subdomain: no host can be named so (`<` is no
+ * host character), so n8n fails before it connects anywhere, the credential unsent.
+ */
+export const ZENDESK_SUBDOMAIN_PLACEHOLDER = '<your-subdomain>';
+
+/**
+ * What the user sets in each ticket example beside its credentials (docs/tickets.md, "Set up"):
+ * left unset in the file, so that n8n marks the node as needing it (Zendesk's URL: the placeholder).
+ */
+export const TO_SET: Record<ToolName, Array<{ node: string; parameter: string }>> = {
+	zendesk: [{ node: 'Find Ticket', parameter: 'url' }],
+	jira: [
+		{ node: 'Open Ticket', parameter: 'project' },
+		{ node: 'Open Ticket', parameter: 'issueType' },
+	],
+	slack: ['Find Ticket', 'Open Ticket', 'Find Comments', 'Add Comment'].map((node) => ({
+		node,
+		parameter: 'channelId',
+	})),
+};
+
+/** A resource locator's value as n8n saves one picked *From list*. */
+const picked = (value: string, cachedResultName: string) => ({
+	__rl: true,
+	value,
+	mode: 'list',
+	cachedResultName,
+});
+
+/** What the user sets (TO_SET), from what is there, for a tool's fake. */
+type Settings = Record<string, (current: unknown) => unknown>;
+
+function settingsFor(name: ToolName, fake: FakeZendesk | FakeJira | FakeSlack): Settings {
+	if (fake instanceof FakeZendesk)
+		return {
+			url: (current) => String(current).replace(ZENDESK_SUBDOMAIN_PLACEHOLDER, fake.subdomain),
+		};
+	if (fake instanceof FakeJira) {
+		const task = ISSUE_TYPES.find((type) => type.name === 'Task')!;
+		return {
+			project: () => picked(fake.project.id, fake.project.key),
+			issueType: () => picked(task.id, task.name),
+		};
+	}
+	if (fake instanceof FakeSlack)
+		return { channelId: () => picked(fake.channel.id, `#${fake.channel.name}`) };
+	throw new Error(`no settings for ${name}`);
+}
+
+/** The example as the user sets it up (TO_SET) for the tool the fake stands for; nothing else changed. */
+export function setUp(
+	name: ToolName,
+	workflow: WorkflowFile,
+	fake: FakeZendesk | FakeJira | FakeSlack,
+): WorkflowFile {
+	const settings = settingsFor(name, fake);
+	return {
+		...workflow,
+		nodes: workflow.nodes.map((node) => {
+			const parameters = TO_SET[name]
+				.filter((toSet) => toSet.node === node.name)
+				.map(({ parameter }) => parameter);
+			if (parameters.length === 0) return node;
+			return {
+				...node,
+				parameters: {
+					...node.parameters,
+					...Object.fromEntries(
+						parameters.map((parameter) => [
+							parameter,
+							settings[parameter](node.parameters[parameter]),
+						]),
+					),
+				},
+			};
+		}),
+	};
+}
+
+/** A tool's example as the user sets it up for the fake, and the credential it references holding the fake's. */
 function exampleFor(
 	name: ToolName,
-	data: Record<string, unknown>,
+	fake: FakeZendesk | FakeJira | FakeSlack,
+	data: Record<string, unknown> = fake.credential,
 ): Pick<ToolUnderTest, 'name' | 'workflow' | 'credential'> {
-	const workflow = example(TICKET_EXAMPLES[name]);
+	const workflow = setUp(name, example(TICKET_EXAMPLES[name]), fake);
 	return { name, workflow, credential: credentialOf(workflow, CREDENTIAL_TYPES[name], data) };
 }
 
@@ -133,29 +218,51 @@ const postsNaming = (fake: FakeToolServer, path: string, email: string): ToolReq
 			mentions(JSON.stringify(request.body), email),
 	);
 
+/** The Zendesk ticket a follow-up was opened for (`via_followup_source_id`), if it is one. */
+const followUpOf = (ticket: ZendeskTicket) => ticket.createdWith.via_followup_source_id;
+
 function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
+	const agent = zendesk.users[0];
+	// The end user's tickets: theirs as requester, or opened without one (the agent the requester, as
+	// Zendesk makes it) and naming them.
 	const requestedBy = (email: string) =>
 		zendesk.tickets.filter(
-			(ticket) => zendesk.users.find((user) => user.id === ticket.requester_id)?.email === email,
+			(ticket) =>
+				followUpOf(ticket) === undefined &&
+				(ticket.requester_id === agent.id
+					? mentions(ticket.description, email)
+					: zendesk.users.find((user) => user.id === ticket.requester_id)?.email === email),
 		);
+	/** A ticket and its follow-ups, as its requester and agents read them: one conversation. */
+	const withFollowUps = (ticket: ZendeskTicket): ZendeskTicket[] => [
+		ticket,
+		...zendesk.tickets
+			.filter((other) => followUpOf(other) === ticket.id)
+			.flatMap((other) => withFollowUps(other)),
+	];
 	return {
-		...exampleFor('zendesk', zendesk.credential),
+		...exampleFor('zendesk', zendesk),
 		ticketsFor: (email) =>
 			requestedBy(email).map((ticket) => ({
-				texts: ticket.comments.map((comment) => comment.body),
+				texts: withFollowUps(ticket).flatMap((one) => one.comments.map((comment) => comment.body)),
 			})),
 		shownToEndUser: (email) =>
 			requestedBy(email)
+				.flatMap(withFollowUps)
 				.flatMap((ticket) => ticket.comments.filter((comment) => comment.public))
 				.map((comment) => comment.body),
-		creates: () => zendesk.tickets.length,
+		creates: () => zendesk.tickets.filter((ticket) => followUpOf(ticket) === undefined).length,
+		close: (email) => {
+			for (const ticket of requestedBy(email).flatMap(withFollowUps)) ticket.status = 'closed';
+		},
 		createsFor: (email) => postsNaming(zendesk, '/api/v2/tickets.json', email),
+		received: () => zendesk.requests.length,
 	};
 }
 
 function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 	return {
-		...exampleFor('jira', jira.credential),
+		...exampleFor('jira', jira),
 		ticketsFor: (email) =>
 			jira.issues
 				.filter((issue) => mentions(issue.summary, email))
@@ -168,6 +275,7 @@ function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 		shownToEndUser: () => [],
 		creates: () => jira.issues.length,
 		createsFor: (email) => postsNaming(jira, '/rest/api/2/issue', email),
+		received: () => jira.requests.length,
 	};
 }
 
@@ -185,7 +293,7 @@ function asShown(text: string): string {
 
 function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 	return {
-		...exampleFor('slack', slack.credential),
+		...exampleFor('slack', slack),
 		ticketsFor: (email) =>
 			slack.parents
 				.filter((message) => mentions(message.text, email))
@@ -199,22 +307,29 @@ function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 			postsNaming(slack, '/api/chat.postMessage', email).filter(
 				(request) => !JSON.stringify(request.body).includes('thread_ts'),
 			),
+		received: () => slack.requests.length,
 	};
 }
 
 /**
- * The tools' credentials the examples reference, as a user would make them, for a suite that shows
- * the examples without running them (the editor's screenshots): the fakes' defaults.
+ * The ticket examples as a user sets them up, and the tools' credentials they reference, for a suite
+ * that shows the examples without running them (the editor's screenshots): the fakes' defaults.
  */
-export function exampleToolCredentials(): CredentialForImport[] {
+export function ticketExamplesSetUp(): {
+	workflows: WorkflowFile[];
+	credentials: CredentialForImport[];
+} {
 	const fakes = { zendesk: new FakeZendesk(), jira: new FakeJira(), slack: new FakeSlack() };
-	return TOOL_NAMES.map(
-		(name) =>
-			exampleFor(name, {
-				...fakes[name].credential,
-				...(name === 'jira' ? { domain: 'https://acme.atlassian.net' } : {}),
-			}).credential,
+	const set = TOOL_NAMES.map((name) =>
+		exampleFor(name, fakes[name], {
+			...fakes[name].credential,
+			...(name === 'jira' ? { domain: 'https://acme.atlassian.net' } : {}),
+		}),
 	);
+	return {
+		workflows: set.map(({ workflow }) => workflow),
+		credentials: set.map(({ credential }) => credential),
+	};
 }
 
 /** Starts the fakes of the named tools, and the proxy that serves Zendesk's and Slack's hosts. */

@@ -40,7 +40,7 @@ export interface FakeJiraOptions {
 	project?: { id: string; key: string; name: string };
 }
 
-const ISSUE_TYPES = [
+export const ISSUE_TYPES = [
 	{ id: '10001', name: 'Task', description: 'A small, distinct piece of work.', subtask: false },
 	{ id: '10002', name: 'Sub-task', description: 'A small piece of a larger task.', subtask: true },
 ];
