@@ -123,10 +123,12 @@ describe('FakeZendesk', () => {
 	});
 
 	it('refuses a requester email it does not take (422, naming the requester) and creates nothing', async () => {
-		const answers = [await createTicket(7, 'pat@localhost'), await createTicket(8, 'pat @x.com')];
+		const emails = ['pat..two@example.com', '.pat@example.com', 'pat@localhost', 'pat @x.com'];
+		const answers = [];
+		for (const [index, email] of emails.entries()) answers.push(await createTicket(index, email));
 
 		expect(answers.map(({ status, body }) => ({ status, body }))).toEqual(
-			['pat@localhost', 'pat @x.com'].map((email) => ({
+			emails.map((email) => ({
 				status: 422,
 				body: {
 					error: 'RecordInvalid',

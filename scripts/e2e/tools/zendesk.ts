@@ -310,11 +310,19 @@ function normaliseTags(tags: unknown): string[] {
 
 /**
  * Whether this fake takes an email as a requester's. Zendesk refuses some emails (422, "is not
- * properly formatted") by a rule it does not publish; this stand-in refuses a domain without a dot
- * (`ada@localhost`) and spaces, and takes the rest.
+ * properly formatted") by a rule it does not publish; this stand-in refuses what RFC 5321 does not
+ * take although Wootric's shape does (two dots in a row, a dot at either end of the local part), and
+ * a domain without a dot or any space.
  */
 export function isEmailZendeskTakes(email: string): boolean {
-	return /^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email);
+	const [local = '', domain = ''] = email.split('@');
+	return (
+		/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email) &&
+		!local.includes('..') &&
+		!local.startsWith('.') &&
+		!local.endsWith('.') &&
+		!domain.includes('..')
+	);
 }
 
 /** Zendesk's timestamps: `2024-03-01T12:34:56Z`. */
