@@ -26,7 +26,7 @@ import type { ListedExecution } from '../../scripts/e2e/rest-client';
 import { webhookTriggerUrl, type WorkflowFile } from '../../scripts/e2e/workflow-files';
 import { addResponse, changeResponse, createEndUser, type FakeWootric } from '../fake';
 import type { DeliveryFault } from '../fake/outgoing-webhooks';
-import { NODE_OUTPUTS, outputsKey, savedNodes } from '../support/n8n-3';
+import { NODE_OUTPUTS, outputsKey, returnedOutputs, savedNodes } from '../support/n8n-3';
 import { seededRandom } from '../support/seeded-random';
 import type { SurveyResponse } from '../fake/store';
 import { fiveSecondPolls, pollOfFakeAnswered } from '../e2e/helpers';
@@ -344,7 +344,7 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 	);
 
 	step(
-		'the Zendesk example as shipped, only its credential set: a run fails at Find Ticket naming its URL, having sent nothing anywhere',
+		'the Zendesk example as shipped, only its credential set: a run fails at Find Ticket (Invalid URL), having sent nothing anywhere',
 		async () => {
 			const zendesk = tools.list.find((tool) => tool.name === 'zendesk');
 			if (!zendesk) return;
@@ -355,17 +355,20 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 				await demo.rest.runFromTrigger(ZENDESK_AS_SHIPPED.id, 'Detractor (safety net)'),
 			);
 			const { runData } = execution.data.resultData;
+			// n8n's message does not name the URL; the node, Find Ticket, holds it.
 			expect({
 				status: execution.status,
 				keys: runData.Keys?.length,
 				findTicket: runData['Find Ticket']?.at(-1)?.error?.message,
+				connects: tools.proxy!.connects.slice(connects),
+				requests: zendesk.received() - received,
 			}).toEqual({
 				status: 'error',
 				keys: 1,
-				findTicket: expect.stringContaining('<your-subdomain>'),
+				findTicket: 'Invalid URL',
+				connects: [],
+				requests: 0,
 			});
-			expect(tools.proxy!.connects.slice(connects)).toEqual([]);
-			expect(zendesk.received()).toBe(received);
 		},
 	);
 
@@ -604,7 +607,7 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 				const stated = Object.fromEntries(
 					savedNodes(tool.workflow).flatMap((node) => {
 						const outputs = NODE_OUTPUTS[outputsKey(node)];
-						return outputs ? [[node.name, [outputs.returned(node.parameters)]]] : [];
+						return outputs ? [[node.name, [returnedOutputs(node, outputs)]]] : [];
 					}),
 				);
 				const returned: Record<string, number[]> = {};

@@ -105,12 +105,16 @@ export function flaggedByN8nMultiOutputRule(node: SavedNode, outputs: NodeOutput
 }
 
 /**
- * Every output a node can give, as each array empty or holding an item (an error output is one more:
- * n8n-core's `handleNodeErrorOutput` moves failed items there).
+ * How many main outputs a node's run returns: its type's, and an error output one more (n8n-core's
+ * `handleNodeErrorOutput` moves failed items there).
  */
+export function returnedOutputs(node: SavedNode, outputs: NodeOutputs): number {
+	return outputs.returned(node.parameters) + (node.onError === 'continueErrorOutput' ? 1 : 0);
+}
+
+/** Every output a node can give, as each array empty or holding an item. */
 export function possibleOutputs(node: SavedNode, outputs: NodeOutputs): NodeOutput[] {
-	const count =
-		outputs.returned(node.parameters) + (node.onError === 'continueErrorOutput' ? 1 : 0);
+	const count = returnedOutputs(node, outputs);
 	let shapes: NodeOutput[] = [[]];
 	for (let index = 0; index < count; index++)
 		shapes = shapes.flatMap((shape) => [
