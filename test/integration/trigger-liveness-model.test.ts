@@ -13,7 +13,9 @@ import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wo
  * poll 5 s (its least), 10 s or 36 s (the durable poller's); records stored at any time, also
  * same-second clusters of 51 to 200 (more than a page, more than a poll may read); both endpoints
  * sharing end users; the host's clock up to 30 s off the service's; sometimes two polls at once,
- * their answers released in a random order, so that they interleave at every await.
+ * their answers released in a random order, so that they interleave at every await. Some watch
+ * Detractors only with Include End User, and get bursts of 350 to 400 promoters before the next
+ * detractors, so that a poll's first end-user read comes late in its time.
  *
  * The oracle is the promise to users, not the trigger's rules: every poll ends within n8n's timeout
  * for it and sends no request after its budget; whenever a record is owed (stored, watched, since
@@ -47,6 +49,13 @@ const SETTLED_SECONDS = 15;
 const QUIET_POLLS = 100;
 /** The end users a poll reads at once (polling/end-users.ts): fewer a minute is below the least. */
 const END_USER_READS_AT_ONCE = 4;
+/** The most promoters stored at once before the next detractors (Detractors only). */
+const MOST_PROMOTERS = 400;
+/**
+ * The polls records the filters leave out may take before the next owed one: at the least a poll
+ * reads a page of them.
+ */
+const LEFT_OUT_POLLS = Math.ceil(MOST_PROMOTERS / 50);
 
 type Kind = 'response' | 'decline';
 
@@ -67,14 +76,16 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	fake.rateLimits.clear();
 	fake.arrivalHooks.length = 0;
 	const kinds = random.pick<Kind[]>([['response'], ['decline'], ['response', 'decline']]);
-	const includeEndUser = random.chance(0.5);
-	const budgetMs = random.pick([5_000, 10_000, 36_000]);
+	const detractorsOnly = kinds.includes('response') && random.chance(0.4);
+	const includeEndUser = detractorsOnly || random.chance(0.5);
+	// Detractors only mostly at the least the docs name, where a late first detractor matters most.
+	const budgetMs = random.pick(detractorsOnly ? [5_000, 5_000, 10_000] : [5_000, 10_000, 36_000]);
 	const listLimit = random.pick([4, 6, 20, undefined]);
 	const endUserLimit = includeEndUser ? random.pick([1, 2, 3, 4, 10, undefined]) : undefined;
 	// Fewer end-user reads a minute than a poll makes at once: below the least it needs.
 	const belowLeast = endUserLimit !== undefined && endUserLimit < END_USER_READS_AT_ONCE;
 	const endUserMs = includeEndUser ? random.pick([0, 300, 1_000, 2_000]) : 0;
-	const pageMs = random.pick([0, 200, 800]);
+	const pageMs = detractorsOnly ? 800 : random.pick([0, 200, 800]);
 	const twoAtOnce = random.chance(0.25) ? 0.3 : 0;
 	const skewMs = random.int(-30_000, 30_000);
 	fake.clock.advance(-skewMs / 1000);
@@ -89,22 +100,31 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	const now = () => fake.clock.now();
 	const advance = (ms: number) => jest.setSystemTime(Date.now() + ms);
 
-	const store = (kind: Kind, second: number) => {
+	const store = (kind: Kind, second: number, score = random.int(0, 10)) => {
 		const endUserId = random.pick(users).id;
 		const record =
 			kind === 'response'
 				? addResponse(fake.account, fake.store, {
 						endUserId,
-						score: random.int(0, 10),
+						score,
 						text: 'said',
 						completed: true,
 						createdAt: second,
 						updatedAt: second,
 					})
 				: addDecline(fake.account, fake.store, { endUserId, createdAt: second, updatedAt: second });
-		owed.set(`${kind}:${record.id}`, { kind, id: record.id, second, storedAt: now(), endUserId });
+		if (kind === 'decline' || !detractorsOnly || score <= 6)
+			owed.set(`${kind}:${record.id}`, { kind, id: record.id, second, storedAt: now(), endUserId });
 	};
-	const storeSome = () => {
+	/** `untilPollMs`: how long before the next poll. */
+	const storeSome = (untilPollMs: number) => {
+		// Promoters that Detractors only reads past, a few seconds of them, before the next detractors;
+		// older than the next poll's closing look.
+		if (detractorsOnly && untilPollMs >= 15_000 && random.chance(0.5)) {
+			const second = Math.floor(now()) - 4;
+			for (let index = random.int(350, MOST_PROMOTERS); index > 0; index--)
+				store('response', second + (index % 4), random.int(9, 10));
+		}
 		const kind = random.pick(kinds);
 		const count = random.chance(0.1) ? random.int(51, 200) : random.int(1, 5);
 		const second = Math.floor(now());
@@ -148,6 +168,7 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 
 	const session = new TriggerSession(fake, {
 		events: kinds,
+		...(detractorsOnly ? { filters: { categories: ['detractor'] } } : {}),
 		options: includeEndUser ? { includeEndUser: true } : {},
 	});
 	let activatedAt: number | undefined;
@@ -211,7 +232,7 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 			const at = random.int(elapsed, gap);
 			advance(at - elapsed);
 			elapsed = at;
-			storeSome();
+			storeSome(gap - at);
 		}
 		advance(gap - elapsed);
 		await poll();
@@ -227,15 +248,23 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	}
 	fake.clock.advance(skewMs / 1000);
 
-	// Below the least, a poll that emits nothing while records are owed says why.
-	const silent = polls.findIndex((each) => each.owedAtStart && !each.emittedOwed && !each.failed);
-	if (belowLeast && silent !== -1)
+	// Records the filters leave out are read too, a page a poll at the least.
+	const leftOutPolls = detractorsOnly ? LEFT_OUT_POLLS : 0;
+	// Below the least, a poll that emits nothing while records are owed says why (or reads on past
+	// records left out).
+	const silent = polls.findIndex((_, index) =>
+		polls
+			.slice(index, index + leftOutPolls + 1)
+			.every((each) => each.owedAtStart && !each.emittedOwed && !each.failed),
+	);
+	if (belowLeast && silent !== -1 && silent + leftOutPolls < polls.length)
 		failures.push(`poll ${silent + 1} emitted nothing while records were owed, and said nothing`);
-	for (let index = 0; index + PROGRESS_WITHIN <= polls.length && !belowLeast; index++) {
-		const window = polls.slice(index, index + PROGRESS_WITHIN);
+	const within = PROGRESS_WITHIN + leftOutPolls;
+	for (let index = 0; index + within <= polls.length && !belowLeast; index++) {
+		const window = polls.slice(index, index + within);
 		if (window[0].owedAtStart && !window.some((each) => each.emittedOwed)) {
 			failures.push(
-				`polls ${index + 1} to ${index + PROGRESS_WITHIN} emitted nothing while records were owed`,
+				`polls ${index + 1} to ${index + within} emitted nothing while records were owed`,
 			);
 			break;
 		}

@@ -186,8 +186,11 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 		found: look.found,
 		unreadable: look.unreadable,
 		cursor: reading === 'created' ? { ...next, by: 'created' } : next,
-		// Past records it knew, to the first new one whose end user it could not read.
-		heldBack: look.found.length === 0 ? end.endUsersLacking : undefined,
+		// Past records it knew, to the first new one whose end user it could not read. Having read
+		// records it did not know and emits nothing for (the filters leave them out), it keeps its
+		// place instead: the next poll starts at that record, which a failed poll would meet again as
+		// late in its time as this one did.
+		heldBack: look.found.length === 0 && !look.readUnknown() ? end.endUsersLacking : undefined,
 	};
 }
 
@@ -336,6 +339,11 @@ class StreamReading {
 	wentOn(): boolean {
 		const [second, read] = this.cursor.stoppedIn ?? [];
 		return this.readPastCursor() && (this.second !== second || this.inSecond > (read ?? 0));
+	}
+
+	/** Whether the reading read a record the cursor did not know, in that state. */
+	readUnknown(): boolean {
+		return this.read.some((entry) => !this.sighting(entry, this.cursor.complete).known);
 	}
 
 	/**

@@ -635,7 +635,9 @@ export async function* listAll(
 		seen: new Set(),
 		remaining: request.limit ?? Infinity,
 		splittable: request.sortKey !== null,
-		fullPagesRead: 0,
+		// An earlier listing read startPage full and went on: it and the next page go together, as a
+		// poll resuming inside a second needs both.
+		fullPagesRead: request.startPage === undefined ? 0 : 1,
 	};
 	const ranges: Ranges = { created: request.created, updated: request.updated };
 	const field = timeFieldOf(request.sortKey);
