@@ -3,6 +3,7 @@ import type { IDataObject } from 'n8n-workflow';
 import { addDecline, addResponse, createEndUser, type FakeWootric } from '../fake';
 import { replayCommand, schedulesOf } from '../support/test-size';
 import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wootric';
+import type { Sleeping } from '../support/sleep-on-both-clocks';
 
 /**
  * Liveness of the Wootric Trigger: whenever something is owed, a poll soon emits it. Seeded
@@ -15,7 +16,9 @@ import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wo
  * sharing end users; the host's clock up to 30 s off the service's; sometimes two polls at once,
  * their answers released in a random order, so that they interleave at every await. Some watch
  * Detractors only with Include End User, and get bursts of 350 to 400 promoters before the next
- * detractors, so that a poll's first end-user read comes late in its time.
+ * detractors, so that a poll's first end-user read comes late in its time. Some answer 503 to
+ * requests late in a poll (past 60 % of its budget), up to three times in a row, which the transport
+ * retries after its back-off.
  *
  * The oracle is the promise to users, not the trigger's rules: every poll ends within n8n's timeout
  * for it and sends no request after its budget; whenever a record is owed (stored, watched, since
@@ -23,21 +26,9 @@ import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wo
  * owed; once the service goes quiet every record is emitted, each once, in the order of its second,
  * with its end user where asked; every failure declares its class to n8n.
  */
-/**
- * n8n's sleep, which the transport waits with (a rate limit's reset, a retry's back-off), passes the
- * time on both clocks; sleeps at once overlap.
- */
-jest.mock('n8n-workflow', () => {
-	const actual = jest.requireActual<typeof import('n8n-workflow')>('n8n-workflow');
-	return {
-		...actual,
-		sleep: async (ms: number) => {
-			const until = Date.now() + ms;
-			await actual.sleep(10);
-			jest.setSystemTime(Math.max(Date.now(), until));
-		},
-	};
-});
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Sleeping>('../support/sleep-on-both-clocks').n8n(),
+);
 
 const SCHEDULES = schedulesOf('TRIGGER_LIVENESS_SCHEDULES', 100);
 const FIRST_SEED = Number(process.env.TRIGGER_LIVENESS_FIRST_SEED ?? 1);
@@ -88,6 +79,7 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	const pageMs = detractorsOnly ? 800 : random.pick([0, 200, 800]);
 	const twoAtOnce = random.chance(0.25) ? 0.3 : 0;
 	const skewMs = random.int(-30_000, 30_000);
+	const serverErrors = random.chance(0.2);
 	fake.clock.advance(-skewMs / 1000);
 
 	const users = Array.from({ length: random.int(1, 60) }, (_, index) =>
@@ -135,18 +127,27 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 	 * Each request takes its time on both clocks from when it arrives (requests at once overlap), and
 	 * is answered after a random real moment, so that polls at once interleave in any order.
 	 */
-	const slowService = (pollStartedAt: number) =>
+	const slowService = (pollStartedAt: number) => {
+		const sentInTime = (request: { path: string }) => {
+			if (Date.now() > pollStartedAt + budgetMs)
+				failures.push(
+					`a poll sent ${request.path} ${(Date.now() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
+				);
+		};
+		if (serverErrors && random.chance(0.3))
+			fake.faults.inject({
+				method: 'GET',
+				path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
+				times: random.int(1, 3),
+				when: (request) =>
+					Date.now() > pollStartedAt + budgetMs * 0.6 && (sentInTime(request), true),
+				fault: { kind: 'status', status: 503 },
+			});
 		fake.faults.inject({
 			method: 'GET',
 			path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
 			times: Infinity,
-			when: (request) => {
-				if (Date.now() > pollStartedAt + budgetMs)
-					failures.push(
-						`a poll sent ${request.path} ${(Date.now() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
-					);
-				return true;
-			},
+			when: (request) => (sentInTime(request), true),
 			fault: {
 				kind: 'held',
 				get released() {
@@ -159,6 +160,7 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 				},
 			},
 		});
+	};
 	let arrivedAt = 0;
 	let takesMs = 0;
 	fake.arrivalHooks.push((request) => {

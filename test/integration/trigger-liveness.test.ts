@@ -4,6 +4,7 @@ import type { FakeWootric } from '../fake';
 import { addDecline, addResponse, createEndUser, startFakeWootric } from '../fake';
 import type { EndUser, SurveyResponse } from '../fake/store';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
+import type { Sleeping } from '../support/sleep-on-both-clocks';
 
 /**
  * The polling trigger's failures to go on (issue 57, items 4 to 6), each as it was reproduced: a
@@ -11,6 +12,10 @@ import { fakeDateOnly, TriggerSession } from '../support/wootric';
  * for the poll, and a list rate limit too tight for a second larger than a poll's reading. The
  * host's clock (Date) is the test's and moves with the service's, as time passes for both.
  */
+jest.mock('n8n-workflow', () =>
+	jest.requireActual<Sleeping>('../support/sleep-on-both-clocks').n8n(),
+);
+
 describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 	let fake: FakeWootric;
 
@@ -232,6 +237,35 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		expect(took.filter((ms) => ms > 6_250)).toEqual([]);
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(detractors.map(({ id }) => id));
 		expect(session.emitted.every((item) => (item.end_user as IDataObject)?.email)).toBe(true);
+	}, 60_000);
+
+	it("F33 4. a 503 three times on a page asked for near the reading's end (pages 0.8 s, 5 s budget): no retry runs the poll past its budget, and the polls emit all, in order, each once", async () => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		wait(5);
+		const responses = Array.from({ length: 400 }, (_, index) =>
+			respond(user('many'), { createdAt: now() + Math.floor(index / 50) }),
+		);
+		wait(60);
+		// Page 8 is asked for at 2.4 s, the last page the reading may start.
+		fake.faults.inject({
+			method: 'GET',
+			path: '/v1/responses',
+			times: 3,
+			when: (request) => request.query.page === '8',
+			fault: { kind: 'status', status: 503 },
+		});
+		slow(/^\/v1\/responses$/, 800);
+
+		const polls: Array<{ tookMs: number; error?: string }> = [];
+		for (let poll = 0; poll < 4; poll++) {
+			const { tookMs, error } = await pollWithin(session, 5_000);
+			polls.push({ tookMs, error: error?.message });
+			wait(60);
+		}
+
+		expect(polls.filter(({ tookMs }) => tookMs > 5_000)).toEqual([]);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
 	}, 60_000);
 
 	it('below the least: end users limited to 1 read a minute, both endpoints read at once: a poll that emits nothing says why, declaring the reset, and each poll that does emits the next in order', async () => {

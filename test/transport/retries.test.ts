@@ -103,6 +103,21 @@ describe('nextStep: what a request does after a failed try', () => {
 	});
 
 	describe('a failure that changed nothing (5xx, 408, network, malformed JSON): retried with backoff, except a POST', () => {
+		it("is not retried when the backoff and a try as long as the failed one end after the request's giveUpAt (a poll's time): it fails out of time", () => {
+			const within = { method: 'GET', giveUpAt: NOW + 1_500 };
+			expect(nextStep(status(503), NO_FAILURES, within, NOW, 1_000)).toEqual({
+				kind: 'retry',
+				afterMs: 500,
+				failures: failed({ transient: 1 }),
+			});
+			expect(nextStep(status(503), failed({ transient: 1 }), within, NOW, 600)).toEqual({
+				kind: 'fail',
+				tries: 2,
+				notRetriedPost: false,
+				outOfTime: true,
+			});
+		});
+
 		it.each([
 			['GET', '500', status(500)],
 			['PUT', '503', status(503)],

@@ -148,6 +148,14 @@ function tooFewRequests({ context, stream }: StreamPoll, limited: OutOfTimeError
 	);
 }
 
+/**
+ * A request out of the poll's time, as the poll's failure: for the rate limit, too few requests
+ * (tooFewRequests); for a server error whose retry would end after the poll's time, that error.
+ */
+function outOfRequests(poll: StreamPoll, outOfTime: OutOfTimeError): Error {
+	return outOfTime.httpCode === '429' ? tooFewRequests(poll, outOfTime) : outOfTime;
+}
+
 /** A read Wootric refused by ignoring its parameters, as a value; any other failure fails the poll. */
 function refusal(error: unknown): IgnoredParametersError {
 	if (error instanceof IgnoredParametersError) return error;
@@ -176,10 +184,10 @@ async function readAlong(reading: Reading, poll: StreamPoll): Promise<StreamRead
 		};
 	if (end.outOfTime && !look.readPastCursor()) throw end.outOfTime;
 	// Stopped on the page before where an earlier poll stopped inside a second: no further.
-	if (end.outOfTime && !look.wentOn()) throw tooFewRequests(poll, end.outOfTime);
+	if (end.outOfTime && !look.wentOn()) throw outOfRequests(poll, end.outOfTime);
 	// The limit spent before the closing look could end the poll: too few requests too.
 	const readThrough = await look.closeLook(end.stopped).catch((error: unknown) => {
-		throw error instanceof OutOfTimeError ? tooFewRequests(poll, error) : error;
+		throw error instanceof OutOfTimeError ? outOfRequests(poll, error) : error;
 	});
 	const next = advanceCursor(poll.cursor, look.progress(readThrough, end.stopped));
 	return {
@@ -427,7 +435,7 @@ class StreamReading {
 		const common = {
 			...this.listing,
 			order: 'asc' as const,
-			giveUpAt: this.clock.readingEndsAt,
+			giveUpAt: () => this.clock.readingEndsAt,
 			keepRequests: CLOSING_REQUESTS,
 		};
 		return this.byCreated

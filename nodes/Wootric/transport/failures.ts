@@ -180,15 +180,15 @@ export interface FailedRequest {
 	/** Set when the request could have taken effect and so was not repeated. */
 	notRetriedPost?: boolean;
 	/**
-	 * Set when a rate limit resets after the request's giveUpAt; `resetsAt` (ms since the epoch) when
-	 * known from an earlier answer rather than this one's headers.
+	 * Set when a rate limit resets after the request's giveUpAt, or a retry would end after it;
+	 * `resetsAt` (ms since the epoch) when known from an earlier answer rather than this one's headers.
 	 */
 	outOfTime?: { resetsAt?: number };
 }
 
 /**
  * A request given up because the rate limit resets after the caller's time runs out (a poll's
- * budget): the caller keeps what it read and goes on next time.
+ * budget), or a retry would end after it: the caller keeps what it read and goes on next time.
  */
 export class OutOfTimeError extends NodeApiError {}
 
@@ -250,6 +250,9 @@ export function toNodeApiError(
 			: `It did not reset within the ${MAX_RATE_LIMIT_WAIT_SECONDS} s this node waits for it. Run the workflow again later.`;
 	} else if (status >= 500) {
 		message = `Wootric had a server error (${status}) on ${call}`;
+		if (request.outOfTime)
+			hint =
+				'A retry would end after the time n8n gives this poll; the next poll goes on from there.';
 	} else {
 		message = `Wootric answered ${call} with status ${status}`;
 	}

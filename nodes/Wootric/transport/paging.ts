@@ -74,8 +74,11 @@ export interface ListRequest {
 	onUnreadable?: (unreadable: UnreadableRecords) => void;
 	/** Told the service's time of each page's answer (see WootricRequest). */
 	onServiceTime?: (unixSeconds: number) => void;
-	/** For each page's request (see WootricRequest): past it, the list ends with OutOfTimeError. */
-	giveUpAt?: number;
+	/**
+	 * For each page's request (see WootricRequest): past it, the list ends with OutOfTimeError. A
+	 * function is asked as each page is: a poll's reading ends earlier as its pages come slower.
+	 */
+	giveUpAt?: number | (() => number);
 	/** For each page's request, and pages asked for ahead (see WootricRequest). */
 	keepRequests?: number;
 	/**
@@ -331,7 +334,7 @@ async function* readWindow(
 			itemIndex: request.itemIndex,
 			once,
 			onServiceTime: request.onServiceTime,
-			giveUpAt: request.giveUpAt,
+			giveUpAt: typeof request.giveUpAt === 'function' ? request.giveUpAt() : request.giveUpAt,
 			keepRequests: request.keepRequests,
 		});
 	// Pages ahead: as many more as full pages were read so far, up to the pages in flight (so a short

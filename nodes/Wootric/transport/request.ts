@@ -47,8 +47,8 @@ export interface WootricRequest {
 	onServiceTime?: (unixSeconds: number) => void;
 	/**
 	 * When the caller's time runs out (ms since the epoch; a poll's, n8n's poll budget): a rate limit
-	 * that resets later is not waited for, and the request fails with an OutOfTimeError, so that the
-	 * caller keeps what it has.
+	 * that resets later is not waited for, nor a failed try retried that would end later, and the
+	 * request fails with an OutOfTimeError, so that the caller keeps what it has.
 	 */
 	giveUpAt?: number;
 	/**
@@ -109,9 +109,10 @@ async function sendWithRetries<T>(
 				{ method, path, subject, itemIndex, attempts: 0, outOfTime: { resetsAt } },
 				{ status: 429, headers: {}, apiMessages: [] },
 			);
+		const triedAt = Date.now();
 		const sent = await sendOnce(context, request, endpoint, gate, httpOptions);
 		if (!('failure' in sent)) return sent.body as T;
-		const step = nextStep(sent.failure, failures, request, Date.now());
+		const step = nextStep(sent.failure, failures, request, Date.now(), Date.now() - triedAt);
 		if (step.kind === 'fail') {
 			const failed = {
 				method,

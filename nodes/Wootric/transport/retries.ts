@@ -21,7 +21,10 @@ export interface RetriedRequest {
 	multipart?: unknown;
 	/** Sent once, never again (see WootricRequest.once). */
 	once?: boolean;
-	/** No wait for a rate limit that ends after it (see WootricRequest.giveUpAt). */
+	/**
+	 * No wait for a rate limit that ends after it, nor a retry that would (see
+	 * WootricRequest.giveUpAt).
+	 */
 	giveUpAt?: number;
 }
 
@@ -30,7 +33,8 @@ export type NextStep =
 	| { kind: 'retry'; afterMs: number; failures: Failures }
 	/**
 	 * Give up after `tries`; `notRetriedPost` when a POST the service may have acted on was not
-	 * repeated; `outOfTime` when the rate limit resets after the request's giveUpAt.
+	 * repeated; `outOfTime` when the rate limit resets after the request's giveUpAt, or a retry
+	 * would end after it.
 	 */
 	| { kind: 'fail'; tries: number; notRetriedPost: boolean; outOfTime?: boolean };
 
@@ -39,10 +43,11 @@ const RATE_LIMIT_WINDOW_MS = 60_000;
 
 /**
  * What to do after a request's try failed with `failure`, at `now` (ms), having failed as
- * `failures` says before. A 429 is waited out, when it resets within MAX_RATE_LIMIT_WAIT_SECONDS and
- * before the request's giveUpAt. A
- * failure that changed nothing (network, 5xx, 408) is retried with a doubling backoff, except for a
- * POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
+ * `failures` says before; the try took `triedMs`. A 429 is waited out, when it resets within
+ * MAX_RATE_LIMIT_WAIT_SECONDS and before the request's giveUpAt. A failure that changed nothing
+ * (network, 5xx, 408) is retried with a doubling backoff, when the backoff and a try as long as this
+ * one end by the request's giveUpAt (a poll's time: n8n drops a poll that runs past it), except for
+ * a POST, which may have taken effect (a duplicate record, a survey sent twice). A multipart upload
  * refused with 401 is sent once more: n8n renews the token but does not resend a multipart body,
  * and the refused upload was not processed. How many tries each kind gets, and the backoff:
  * DEFAULT_RETRY_POLICY.
@@ -52,6 +57,7 @@ export function nextStep(
 	failures: Failures,
 	request: RetriedRequest,
 	now: number,
+	triedMs = 0,
 ): NextStep {
 	const { attempts, firstBackoffMs, rateLimitedAttempts } = DEFAULT_RETRY_POLICY;
 	const tries = failures.transient + failures.rateLimited + Number(failures.renewedForUpload) + 1;
@@ -85,9 +91,11 @@ export function nextStep(
 		};
 	}
 	if (!transient || request.method === 'POST' || failures.transient + 1 >= attempts) return fail;
+	const afterMs = firstBackoffMs * 2 ** failures.transient;
+	if (now + afterMs + triedMs > (request.giveUpAt ?? Infinity)) return { ...fail, outOfTime: true };
 	return {
 		kind: 'retry',
-		afterMs: firstBackoffMs * 2 ** failures.transient,
+		afterMs,
 		failures: { ...failures, transient: failures.transient + 1 },
 	};
 }
