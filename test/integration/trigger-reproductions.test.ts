@@ -367,6 +367,42 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			{ event: 'responseUpdated', id: response.id, tags: ['billing'] },
 		]);
 	});
+	it('12. a poll resuming inside a second an older response changed into, before the page it checks, after the poll that stopped there read that far: the change is emitted', async () => {
+		const older = store({ createdAt: now() - 600 });
+		const session = new TriggerSession(fake, { events: ['responseUpdated'] });
+		await session.poll();
+		// 220 of the activation second, whose fourth page takes 7 s of n8n's 20 for the poll: the poll
+		// stops inside that second, two seconds old, having read 199 of its records.
+		const second = now();
+		for (let index = 0; index < 220; index++) store({ createdAt: second, updatedAt: second });
+		wait(2);
+		// Once the poll has read the second's first page: the change, stamped in that second (readable
+		// within the 10 s the cursor allows), lists first among its records, shifting them one on; the
+		// next poll's check of page 3 finds it all known.
+		const pagesOfSecond = new Set<unknown>();
+		fake.arrivalHooks.push((request) => {
+			const { page } = request.query;
+			if (request.path !== '/v1/responses' || request.query.excluded_from_calculations) return;
+			if (pagesOfSecond.has(page)) return;
+			pagesOfSecond.add(page);
+			if (page === '2')
+				changeResponse(fake.account, fake.store, older.id, { tags: ['late'] }, second);
+			if (page === '4') wait(7);
+		});
+		const stopped = await session.poll('trigger', 20_000);
+		fake.arrivalHooks.length = 0;
+		expect(stopped.error).toBeUndefined();
+		expect(session.staticData.responses).toEqual(expect.objectContaining({ complete: second - 1 }));
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(session.emitted.filter(({ id }) => id === older.id).map(({ tags }) => tags)).toEqual([
+			['late'],
+		]);
+	});
+
 	itAtFullSize.each([
 		['created in the seconds it read', 0],
 		[

@@ -316,12 +316,13 @@ class World {
 		);
 	}
 
-	changeSomeResponse(responses = this.changeable(), whileRead = false): void {
+	/** `stamp`: the change's updated_at second, committed late (else up to MAX_STAMP_DELAY back). */
+	changeSomeResponse(responses = this.changeable(), whileRead = false, stamp?: number): void {
 		if (responses.length === 0) return;
 		const record = this.random.pick(responses);
 		const stored = this.fake.account.responses.get(record.id)!;
 		const now = this.now();
-		const at = Math.max(stored.updatedAt, now - this.stampDelay());
+		const at = stamp ?? Math.max(stored.updatedAt, now - this.stampDelay());
 		const kind = this.random.int(0, 9);
 		const change =
 			kind < 4
@@ -408,6 +409,45 @@ class World {
 				true,
 			);
 		});
+	}
+
+	/**
+	 * Records entering a second before the page a poll resuming there checks (F33 item 2): just after
+	 * a poll, more than two pages of responses stamped in the first second its cursor has not read for
+	 * good, committed late (within the SETTLE_SECONDS the cursor allows, past MAX_STAMP_DELAY); the next
+	 * poll comes within a second and reads them. Once it has asked for its second page, an older
+	 * response changes into that second (committed late too), listed among the records the poll read
+	 * there (ties by id); its later pages take seconds, so it stops inside that second and a later
+	 * poll resumes there. False when that second is too old for it (or no responses are read).
+	 */
+	enterSecondBeingRead(session: TriggerSession): boolean {
+		const cursor = session.staticData.responses as { complete?: number } | undefined;
+		if (cursor?.complete === undefined) return false;
+		const second = cursor.complete + 1;
+		// The service makes a record readable before 10 s have passed since the second it stamps on it.
+		const commitBy = (second + 10) * 1000;
+		const left = commitBy - this.fake.clock.nowMs();
+		if (left < 50) return false;
+		for (let index = this.random.int(101, 260); index > 0; index--)
+			this.storeResponse(false, second);
+		this.advance(this.random.int(0, Math.floor(left / 2)));
+		this.pollBudgetMs = 10_000;
+		let entered = false;
+		this.fake.arrivalHooks.push((request) => {
+			const page = Number(request.query.page);
+			const from = Number((request.query.updated as { gte?: string } | undefined)?.gte);
+			if (request.path !== '/v1/responses' || from !== second || !(page >= 2)) return;
+			if (!entered && this.fake.clock.nowMs() < commitBy) {
+				entered = true;
+				const older = this.changeable()
+					.filter(({ id }) => this.fake.account.responses.get(id)!.updatedAt < second)
+					.sort((a, b) => a.id - b.id)
+					.slice(0, 1);
+				this.changeSomeResponse(older, false, second);
+			}
+			if (page >= 3) this.advance(this.random.int(1000, 5000));
+		});
+		return true;
 	}
 
 	/**
@@ -699,6 +739,10 @@ async function runSchedule(fake: FakeWootric, seed: number, olderApi = false): P
 		if (random.chance(0.3)) world.act();
 		const gap =
 			(random.chance(0.8) ? random.pick(GAPS) : random.int(1, 7200)) * 1000 + random.int(-400, 400);
+		if (random.chance(0.08) && world.enterSecondBeingRead(session)) {
+			await world.poll(session);
+			continue;
+		}
 		let elapsed = 0;
 		for (let action = random.int(0, 5); action > 0; action--) {
 			const at = random.int(elapsed, gap);
