@@ -22,7 +22,9 @@
  * one it stopped in. A record created in the seconds it read that changed past that second before
  * the read reached it is unread there, and its id may be below `storedThrough` now: the poll reads
  * such records by created_at before it ends (closing-look.ts, readMovedPastStop), so that each is read for
- * the first time, new, as above, and kept in `recent` at its later second.
+ * the first time, new, as above, and kept in `recent` at its later second. The next poll goes on
+ * inside the stopped second (`stoppedIn`) only where that second was settled when read: a record
+ * that enters a second before the records read there shifts them, which no check of one page sees.
  *
  * Where Wootric ignores the `updated` filter (`by: 'created'`), the same holds along created_at,
  * which brings new records only: `complete` counts created_at seconds, Lookback's window is read
@@ -51,10 +53,13 @@ export interface StreamCursor {
 	recent: ReadRecord[];
 	/**
 	 * [second, records read]: the last poll stopped inside the updated_at second `complete + 1`,
-	 * having read that many of its records, the first ones in the service's order. The next poll
-	 * starts at the page before the first it has not read, and checks that page is all read
-	 * (nothing left or entered the second before it since), so that a second larger than what one
-	 * poll may read is read across polls. Unset: from the second's first page.
+	 * having read that many of its records, the first ones in the service's order, all of them
+	 * SETTLE_SECONDS or more after that second (the service's clock), when nothing could enter it
+	 * any more. The next poll starts at the page before the first it has not read, and checks that
+	 * page is all read (nothing left the second before it since), so that a second larger than what
+	 * one poll may read is read across polls. Unset (a poll that stopped in a younger second too,
+	 * where a record entering before the pages read would shift them unseen): from the second's
+	 * first page.
 	 */
 	stoppedIn?: [second: number, read: number];
 	/**
@@ -182,8 +187,11 @@ export function advanceCursor(cursor: StreamCursor, progress: PollProgress): Str
 		(key) => Number(key.split('/')[0]) > complete,
 	);
 	if (told.length > 0) next.told = told;
-	// Only where the next poll starts in that second: otherwise it reads the second from its start.
-	if (progress.stoppedIn?.[0] === complete + 1) next.stoppedIn = progress.stoppedIn;
+	// Only where the next poll starts in that second, and read settled (see stoppedIn): otherwise it
+	// reads the second from its start.
+	const stoppedSecond = progress.stoppedIn?.[0];
+	if (stoppedSecond === complete + 1 && progress.answeredAt >= stoppedSecond + SETTLE_SECONDS)
+		next.stoppedIn = progress.stoppedIn;
 	return next;
 }
 

@@ -357,7 +357,8 @@ class StreamReading {
 	/**
 	 * Whether the first page of a resumed reading is a whole page of the stopped second's records
 	 * the earlier poll read, as they were: then the pages before it hold only those, in the
-	 * service's order of that second (as the listing's windows rely on), and none was skipped.
+	 * service's order of that second (as the listing's windows rely on), and none was skipped. Only
+	 * a record leaving the second moves them; none entered it, settled when read (cursor.stoppedIn).
 	 */
 	private resumedWhereItStopped(resumed: { second: number }, readBefore: number): boolean {
 		const page = this.read.slice(readBefore);
@@ -387,8 +388,8 @@ class StreamReading {
 					const resumed = this.resuming;
 					this.resuming = undefined;
 					if (!this.resumedWhereItStopped(resumed, readBefore)) {
-						// Something left or entered the second before this page since: the pages skipped may
-						// hold a record not read. The next poll reads the second from its first page.
+						// Something left the second before this page since: the pages skipped may hold a
+						// record not read. The next poll reads the second from its first page.
 						if (before.length > 0) this.restore(before[0]);
 						return { stopped: true, onEndUsers: false };
 					}
