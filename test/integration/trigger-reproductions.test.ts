@@ -16,8 +16,9 @@ import { fakeDateOnly, TriggerSession } from '../support/wootric';
  * gaps of n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone,
  * Lookback at activation, and a second holding more than a window; after it, a change in the
  * creation second, a record emitted both as new and as changed by one sighting, and a new record
- * that changed past where a poll stopped before the poll reached it. The host's
- * clock (Date) is the test's and moves with the service's, as time passes for both.
+ * that changed past where a poll stopped before the poll reached it; a response stored invalidated,
+ * counted later, taken for an import. The host's clock (Date) is the test's and moves with the
+ * service's, as time passes for both.
  */
 describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
@@ -442,4 +443,43 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 		},
 		90_000,
 	);
+
+	it('13. a response stored invalidated, then counted with a comment, read for the first time after the cursor passed its creation, within Lookback: emitted as new and as changed, not as an import', async () => {
+		const session = new TriggerSession(fake, {
+			events: ['response', 'responseUpdated'],
+			options: { lookbackMinutes: 10 },
+		});
+		await session.poll();
+		wait(5);
+		// Left out of the list until counted.
+		const counted = store({ text: null, completed: true, excludedFromCalculations: true });
+		changeResponse(fake.account, fake.store, counted.id, { text: 'Said later' }, now() + 2);
+		wait(60);
+		await session.poll();
+		// Stored after it (a higher id), read before it, in a second before it is counted.
+		wait(5);
+		const later = store();
+		wait(30);
+		changeResponse(
+			fake.account,
+			fake.store,
+			counted.id,
+			{ excludedFromCalculations: false },
+			now(),
+		);
+		wait(60);
+		await session.poll();
+		wait(60);
+		await session.poll();
+
+		expect(
+			session.emitted
+				.map(({ event, id, text }) => ({ event: String(event), id: Number(id), text }))
+				.sort((a, b) => a.id - b.id || a.event.localeCompare(b.event)),
+		).toEqual([
+			{ event: 'response', id: counted.id, text: 'Said later' },
+			{ event: 'responseUpdated', id: counted.id, text: 'Said later' },
+			{ event: 'response', id: later.id, text: null },
+		]);
+	});
 });

@@ -15,7 +15,10 @@
  * has an id above `storedThrough` (Wootric numbers records in the order it stores them; only a
  * record stored late with an older created_at, which Lookback emits, needs that). A record read
  * for the first time is one event: new when it is new and within reach (`from`, Lookback), else a
- * change if its updated_at is not its created_at. A record in `recent` in another state is a
+ * change if its updated_at is not its created_at. A new record created at or before `complete` is taken for an import,
+ * unchanged, unless a record with a higher id was read stamped SETTLE_SECONDS or more before its
+ * updated_at (stream-reading.ts, storedBefore): then it was stored before, invalidated and left out
+ * of the list, and its updated_at is a change. A record in `recent` in another state is a
  * change, whatever its seconds.
  *
  * A poll that stops early (a cap of records or of time) is complete through the second before the

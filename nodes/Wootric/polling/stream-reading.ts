@@ -533,8 +533,13 @@ class StreamReading {
 		const announcing =
 			settings.events.includes('response') && (firstSeen || held || this.unmatched.has(id));
 		// A record stored late with an older created_at (an import) arrives: its updated_at is when
-		// it was stored, not a change.
-		const arrivesLate = firstSeen && created <= this.cursor.complete;
+		// it was stored, not a change. Unless a record stored after it was read in a second well
+		// before its updated_at: then it was stored before (a response stored invalidated, which the
+		// list leaves out, and counted since), and its updated_at is a change.
+		const arrivesLate =
+			firstSeen &&
+			created <= this.cursor.complete &&
+			!this.storedBefore(id, wootricSeconds(record.updated_at) ?? created);
 		if (
 			announcing &&
 			settings.waitUntilComplete &&
@@ -558,6 +563,20 @@ class StreamReading {
 		)
 			changes.set(this.unmatched, id, lastNewSecond);
 		return events;
+	}
+
+	/**
+	 * Whether record `id` was stored before `second`: a record with a higher id (stored after it, as
+	 * Wootric numbers records) was read, in `recent` or in this poll, at an updated_at SETTLE_SECONDS
+	 * or more before it. A record is readable within SETTLE_SECONDS of its stamps, so that one was
+	 * stored, and this one before it, earlier than `second`. Along created_at (an import's is older
+	 * than its storing) nothing tells.
+	 */
+	private storedBefore(id: number, second: number): boolean {
+		if (this.byCreated) return false;
+		const earlier = ([other, stamped]: ReadRecord) =>
+			other > id && stamped <= second - SETTLE_SECONDS;
+		return this.read.some(earlier) || this.cursor.recent.some(earlier);
 	}
 
 	/** Whether a record is changed since it was stored, by what this trigger knows of its arrival. */
