@@ -268,6 +268,29 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
 	}, 60_000);
 
+	it("F33 3. 400 responses in the 9 s before a poll (pages 0.8 s, 5 s budget): the closing look, which lists every record changed in its 10 s margin, ends within n8n's timeout, and the polls emit all, in order, each once", async () => {
+		const session = new TriggerSession(fake, { events: ['response'] });
+		await session.poll();
+		wait(60);
+		const responses: SurveyResponse[] = [];
+		for (let second = 0; second < 8; second++) {
+			responses.push(...Array.from({ length: 50 }, () => respond(user('burst'))));
+			wait(1);
+		}
+		wait(1);
+		slow(/^\/v1\/responses$/, 800);
+
+		const polls: Array<{ tookMs: number; error?: string }> = [];
+		for (let poll = 0; poll < 4; poll++) {
+			const { tookMs, error } = await pollWithin(session, 5_000);
+			polls.push({ tookMs, error: error?.message });
+			wait(60);
+		}
+
+		expect(polls.filter(({ tookMs }) => tookMs > 6_250)).toEqual([]);
+		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
+	}, 60_000);
+
 	it('below the least: end users limited to 1 read a minute, both endpoints read at once: a poll that emits nothing says why, declaring the reset, and each poll that does emits the next in order', async () => {
 		const session = new TriggerSession(fake, {
 			events: ['response', 'decline'],

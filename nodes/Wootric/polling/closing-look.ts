@@ -1,6 +1,7 @@
 import type { IDataObject, IPollFunctions } from 'n8n-workflow';
+import { NodeOperationError } from 'n8n-workflow';
 
-import { listAll, wootricSeconds, type ListRequest } from '../transport';
+import { declaring, listAll, PER_PAGE, wootricSeconds, type ListRequest } from '../transport';
 import type { EndUserProfiles } from './end-users';
 import type { ReadRecord } from './cursor';
 
@@ -44,12 +45,19 @@ export async function readMovedPastStop(
  * edge, unread. Such a change is younger than the settle margin when the poll ends, so one look at
  * those seconds finds it, and the next poll reads again from the second the changed record was read
  * in. (A record deleted while a poll pages does the same and cannot be seen.)
+ *
+ * The look asks for another page only while `mayGoOn` (the poll's time holds one more), and none
+ * past a rate limit that resets after `giveUpAt`. Where more records changed in the margin than
+ * that lists (a burst just before the poll), it cannot vouch for the poll's pages: the poll fails,
+ * declared, within its time (the rate limit's: OutOfTimeError), and the next poll, the burst out of
+ * its margin, reads them again. Kept instead, this poll's place would be the first second it read,
+ * and the next polls would spend their time on what it read.
  */
 export async function changedWhileRead(
 	context: IPollFunctions,
 	{ path, query, giveUpAt }: Pick<ListRequest, 'path' | 'query' | 'giveUpAt'>,
 	read: ReadRecord[],
-	since: number,
+	{ since, mayGoOn }: { since: number; mayGoOn: () => boolean },
 ): Promise<number> {
 	const readIn = new Map(read.map(([id, second]) => [id, second]));
 	let from = Infinity;
@@ -69,6 +77,19 @@ export async function changedWhileRead(
 			if (before !== undefined && wootricSeconds(record.updated_at) !== before)
 				from = Math.min(from, before);
 		}
+		// A whole page: there may be more, which the poll has no time for.
+		if (page.length === PER_PAGE && !mayGoOn())
+			throw declaring(
+				new NodeOperationError(
+					context.getNode(),
+					`More records changed in the 10 s before this poll than its time left to check (GET ${path}): the next poll reads them`,
+					{
+						description:
+							'A burst of records just before a poll: the trigger checks that none it read changed while it paged, and n8n would drop a poll that ran past its time.',
+					},
+				),
+				{ cause: 'temporarily-unavailable' },
+			);
 	}
 	return from;
 }

@@ -1,6 +1,7 @@
 /**
  * Requests of an endpoint a poll keeps for its closing look after its reading (changedWhileRead and
- * readMovedPastStop, a page each when little moved): of its rate limit, and of its time.
+ * readMovedPastStop, a page each when little moved): of its rate limit, and of its time. The look
+ * asks for more pages only while the budget holds them (mayClose).
  */
 export const CLOSING_REQUESTS = 2;
 
@@ -59,6 +60,14 @@ export class PollClock {
 	mayStart(kind: RequestKind): boolean {
 		const takes = this.slowest[kind] ?? (kind === 'endUser' ? this.firstEndUserReadMs : 0);
 		return Date.now() + takes <= this.readingEndsAt;
+	}
+
+	/**
+	 * Whether the closing look may ask for another page: as slow as the slowest list answer so far,
+	 * it ends within the budget.
+	 */
+	mayClose(): boolean {
+		return Date.now() + (this.slowest.list ?? 0) <= this.giveUpAt;
 	}
 
 	/** Notes an answer of this kind asked for at `askedAt` (ms since the epoch), arriving now. */

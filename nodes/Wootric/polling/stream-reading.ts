@@ -601,7 +601,7 @@ class StreamReading {
 						this.context,
 						{ path: this.path, query: this.everyRecord, giveUpAt: this.clock.giveUpAt },
 						this.read,
-						this.now() - SETTLE_SECONDS,
+						{ since: this.now() - SETTLE_SECONDS, mayGoOn: () => this.clock.mayClose() },
 					)
 				: Infinity;
 		await this.emitHeldDue();
