@@ -21,7 +21,7 @@ export async function readMovedPastStop(
 	context: IPollFunctions,
 	listing: Pick<ListRequest, 'path' | 'query' | 'onUnreadable' | 'giveUpAt'>,
 	{ from, stop }: { from: number; stop: number },
-	read: ReadRecord[],
+	read: readonly ReadRecord[],
 ): Promise<IDataObject[]> {
 	if (from > stop - 1) return [];
 	const readIds = new Set(read.map(([id]) => id));
@@ -56,7 +56,7 @@ export async function readMovedPastStop(
 export async function changedWhileRead(
 	context: IPollFunctions,
 	{ path, query, giveUpAt }: Pick<ListRequest, 'path' | 'query' | 'giveUpAt'>,
-	read: ReadRecord[],
+	read: readonly ReadRecord[],
 	{ since, mayGoOn }: { since: number; mayGoOn: () => boolean },
 ): Promise<number> {
 	const readIn = new Map(read.map(([id, second]) => [id, second]));

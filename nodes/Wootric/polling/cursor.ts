@@ -17,7 +17,7 @@
  * for the first time is one event: new when it is new and within reach (`from`, Lookback), else a
  * change if its updated_at is not its created_at. A new record created at or before `complete` is taken for an import,
  * unchanged, unless a record with a higher id was read stamped SETTLE_SECONDS or more before its
- * updated_at (stream-reading.ts, storedBefore): then it was stored before, invalidated and left out
+ * updated_at (read-position.ts, storedBefore): then it was stored before, invalidated and left out
  * of the list, and its updated_at is a change. A record in `recent` in another state is a
  * change, whatever its seconds.
  *

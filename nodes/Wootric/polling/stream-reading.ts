@@ -1,16 +1,7 @@
 import type { Failure, IDataObject, IPollFunctions } from 'n8n-workflow';
 import { NodeOperationError } from 'n8n-workflow';
 
-import {
-	changedSinceCreated,
-	eventQuery,
-	isComplete,
-	responseEvents,
-	STREAMS,
-	versionOf,
-	type EventName,
-	type Stream,
-} from '../events';
+import { eventQuery, STREAMS, versionOf, type EventName, type Stream } from '../events';
 import {
 	answerId,
 	declaring,
@@ -37,16 +28,12 @@ import {
 import { changedWhileRead, emitTimedOut, readMovedPastStop } from './closing-look';
 import type { EndUserProfiles } from './end-users';
 import type { TriggerSettings } from './settings';
+import { EventDecisions } from './event-decisions';
 import { CLOSING_REQUESTS, type PollClock } from './poll-clock';
-import { UndoLog } from './undo-log';
+import { ReadPosition, type PositionMark } from './read-position';
 
 /** A poll reads at most this many records per endpoint; the rest waits for the next poll. */
 const MAX_RECORDS_PER_POLL = 10_000;
-/**
- * A poll resumes inside a second it stopped in (cursor.stoppedIn) when fewer than this many of its
- * records were read; a larger second is the listing's to read, from both ends (transport/paging).
- */
-const RESUMED_SECONDS_UNDER = 1_400;
 /**
  * The fewest requests of an endpoint's rate limit a poll needs to read on: inside a second it
  * stopped in, the page before the first it has not read (the check) and that page; then its closing
@@ -214,55 +201,34 @@ interface PagesEnd {
 	endUsersLacking?: Error;
 }
 
-/** Where the reading stood before one record of a page: what undoing it goes back to. */
+/** Where the reading stood before one record of a page: what taking it back goes back to. */
 interface Standing {
 	found: number;
-	read: number;
-	second: number;
-	inSecond: number;
-	readPastComplete: number;
-	changes: number;
+	position: PositionMark;
+	decisions: number;
 }
 
 /**
  * One endpoint's reading in one poll, in its steps: read the pages (readPages), deciding each
- * sighting's events as it is read (eventsOf); close the look (closeLook); build the progress the
- * cursor moves by (progress).
+ * sighting's events as it is read (EventDecisions); close the look (closeLook); build the progress
+ * the cursor moves by (progress). Where it stands is its ReadPosition's; the cursor's lists its
+ * decisions leave, its EventDecisions'.
  *
- * Invariant: every event in `found` is of a record in `read`, and `waiting`, `arrivals` and
- * `unmatched` are the cursor's lists as the decisions on the records in `read` left them. A record
- * taken back (its end user not read in the poll's time) is taken back from all of them at once
- * (`changes`), so that the next poll reads it as if this one never had.
- * Bound: one poll of one endpoint. `read` and `found` hold at most MAX_RECORDS_PER_POLL records past
- * the cursor, with Lookback's window and the closing look's; the maps, the cursor's lists and what
- * those records add; `changes`, one page's.
+ * Invariant: every event in `found` is of a record the position read, and the decisions are those
+ * on the records it read. A record taken back (its end user not read in the poll's time) is taken
+ * back from the three at once (restore), so that the next poll reads it as if this one never had.
+ * Bound: one poll of one endpoint: `found` holds the events of at most MAX_RECORDS_PER_POLL records
+ * past the cursor, with Lookback's window and the closing look's.
  */
 class StreamReading {
 	readonly found: Found[] = [];
 	readonly unreadable: UnreadableRecords[] = [];
-	private readonly read: ReadRecord[] = [];
 	/** Every unreadable range met, to tell each once (cursor.told). */
 	private readonly told: string[] = [];
-	/** New responses Wait Until Complete holds, by id: their created second. */
-	private readonly waiting: Map<number, number>;
-	/** The updated_at second held late imports arrived with: that state is no change. */
-	private readonly arrivals: Map<number, number>;
-	/** New responses that do not match the filters yet, by id: the last second they are new in. */
-	private readonly unmatched: Map<number, number>;
-	/** The changes to waiting, arrivals and unmatched of the page being read (see UndoLog). */
-	private readonly changes = new UndoLog();
-	/** The `reading` second of the last record read. */
-	private second: number;
-	/** How many records of `second` were read, in the service's order (an earlier poll's too). */
-	private inSecond = 0;
-	/**
-	 * Resuming inside the second an earlier poll stopped in (cursor.stoppedIn): the page it starts
-	 * at, and how many of that second's records come before it; unset once the first page is read.
-	 */
-	private resuming?: { second: number; page: number; before: number };
-	private readPastComplete = 0;
 	/** The service's time of its first answer (UNIX seconds). */
 	private answeredAt?: number;
+	private readonly position: ReadPosition;
+	private readonly decisions: EventDecisions;
 
 	private readonly context: IPollFunctions;
 	private readonly cursor: StreamCursor;
@@ -275,8 +241,6 @@ class StreamReading {
 	private readonly sighting: (entry: ReadRecord, createdSecond: number) => Sighting;
 	/** Records created from this second on are new to this poll (with Lookback's window). */
 	private readonly emitFrom: number;
-	/** The first second the listing reads: a record whose time cannot be read is no earlier. */
-	private readonly listedFrom: number;
 	private readonly listing: Pick<
 		ListRequest,
 		'path' | 'query' | 'onUnreadable' | 'onServiceTime' | 'giveUpAt'
@@ -302,28 +266,18 @@ class StreamReading {
 		this.byCreated = reading === 'created';
 		this.sighting = sightingsOf(cursor);
 		this.emitFrom = newFrom(cursor, settings.lookbackSeconds);
-		this.listedFrom = this.byCreated ? this.emitFrom : cursor.complete + 1;
-		this.second = cursor.complete;
-		const [stoppedSecond, readInIt] = cursor.stoppedIn ?? [];
-		// The page before the first one not read, to check that nothing moved before it; a second
-		// read to 1,400 or more is left to the listing's own reading of large seconds.
-		if (
-			!this.byCreated &&
-			stoppedSecond === cursor.complete + 1 &&
-			readInIt !== undefined &&
-			readInIt >= PER_PAGE &&
-			readInIt < RESUMED_SECONDS_UNDER
-		) {
-			const page = Math.floor(readInIt / PER_PAGE);
-			this.resuming = { second: stoppedSecond, page, before: (page - 1) * PER_PAGE };
-		}
-		this.waiting = new Map(cursor.waiting?.map(([id, created]) => [id, created]));
-		this.arrivals = new Map(
-			(cursor.waiting ?? []).flatMap(([id, , arrived]) =>
-				arrived === undefined ? [] : [[id, arrived] as const],
-			),
+		const position = new ReadPosition(
+			cursor,
+			`${reading}_at`,
+			this.byCreated ? this.emitFrom : cursor.complete + 1,
 		);
-		this.unmatched = new Map(cursor.unmatched ?? []);
+		this.position = position;
+		this.decisions = new EventDecisions(cursor, settings, {
+			newEvent,
+			emitFrom: this.emitFrom,
+			now: () => this.now(),
+			storedBefore: (id, second) => position.storedBefore(id, second),
+		});
 		this.listing = {
 			path,
 			query: eventQuery(newEvent, settings.filter),
@@ -340,39 +294,24 @@ class StreamReading {
 
 	/** Whether the reading got past the cursor's last complete second. */
 	readPastCursor(): boolean {
-		return this.second > this.cursor.complete;
+		return this.position.readPastCursor();
 	}
 
 	/** Whether the reading read a record no earlier poll had read up to. */
 	wentOn(): boolean {
-		const [second, read] = this.cursor.stoppedIn ?? [];
-		return this.readPastCursor() && (this.second !== second || this.inSecond > (read ?? 0));
+		return this.position.wentOn();
 	}
 
 	/** Whether the reading read a record the cursor did not know, in that state. */
 	readUnknown(): boolean {
-		return this.read.some((entry) => !this.sighting(entry, this.cursor.complete).known);
-	}
-
-	/**
-	 * Whether the first page of a resumed reading is a whole page of the stopped second's records
-	 * the earlier poll read, as they were: then the pages before it hold only those, in the
-	 * service's order of that second (as the listing's windows rely on), and none was skipped. Only
-	 * a record leaving the second moves them; none entered it, settled when read (cursor.stoppedIn).
-	 */
-	private resumedWhereItStopped(resumed: { second: number }, readBefore: number): boolean {
-		const page = this.read.slice(readBefore);
-		const known = new Set(
-			this.cursor.recent.filter(([, second]) => second === resumed.second).map(String),
-		);
-		return page.length === PER_PAGE && page.every((entry) => known.has(String(entry)));
+		return this.position.readUnknown(this.sighting);
 	}
 
 	/**
 	 * Reads the pages oldest first, each record's events decided as it comes, until the list ends,
-	 * the poll has read its share (MAX_RECORDS_PER_POLL, or its reading's time: PollClock), or a rate limit that resets
-	 * after the poll's time stops it. Stopped by the end users' limit, the page is taken back from
-	 * the first record whose end user was not read.
+	 * the poll has read its share (MAX_RECORDS_PER_POLL, or its reading's time: PollClock), or a rate
+	 * limit that resets after the poll's time stops it. Stopped by the end users' limit, the page is
+	 * taken back from the first record whose end user was not read.
 	 */
 	async readPages(): Promise<PagesEnd> {
 		const ranOut: { error?: OutOfTimeError } = {};
@@ -381,49 +320,54 @@ class StreamReading {
 		try {
 			for await (const page of untilOutOfTime(this.pages(), ranOut)) {
 				this.clock.noteAnswer('list', askedAt);
-				this.changes.clear();
-				const readBefore = this.read.length;
+				this.decisions.settle();
+				const readBefore = this.position.count;
 				const before = this.readPage(page);
-				if (this.resuming) {
-					const resumed = this.resuming;
-					this.resuming = undefined;
-					if (!this.resumedWhereItStopped(resumed, readBefore)) {
-						// Something left the second before this page since: the pages skipped may hold a
-						// record not read. The next poll reads the second from its first page.
-						if (before.length > 0) this.restore(before[0]);
-						return { stopped: true, onEndUsers: false };
-					}
+				if (!this.position.resumedWhereItStopped(readBefore)) {
+					// Something left the second before this page since: the pages skipped may hold a
+					// record not read. The next poll reads the second from its first page.
+					if (before.length > 0) this.restore(before[0]);
+					return { stopped: true, onEndUsers: false };
 				}
-				const pageFound = before[0]?.found ?? this.found.length;
-				const foundInPage = this.found.slice(pageFound);
-				// What this page's own read of its end users got, whatever the other endpoint's reading
-				// does with the reads they share.
-				const endUsers = await this.endUsers?.read(foundInPage.map(({ record }) => record));
-				const lacking = endUsers
-					? foundInPage.findIndex(({ record }) => endUsers.lacks(record))
-					: -1;
-				if (this.endUsers && endUsers && lacking !== -1) {
-					this.takeBackFrom(before, pageFound + lacking);
-					return {
-						stopped: true,
-						onEndUsers: true,
-						endUsersLacking: this.endUsers.whyLacking(endUsers),
-					};
-				}
+				const lacking = await this.endUsersLacking(before);
+				if (lacking) return lacking;
 				// Oldest first, so whatever is left starts after what was read: the next poll carries
 				// on from there. Never within Lookback's window: stopped there, the next poll would
 				// start it again.
 				if (
-					this.readPastCursor() &&
-					(this.readPastComplete >= MAX_RECORDS_PER_POLL || !this.clock.mayStart('list'))
+					this.position.readPastCursor() &&
+					(this.position.readPast(MAX_RECORDS_PER_POLL) || !this.clock.mayStart('list'))
 				)
 					return { stopped: true, onEndUsers: false };
 				askedAt = Date.now();
 			}
 			return { stopped: ranOut.error !== undefined, outOfTime: ranOut.error, onEndUsers: false };
 		} finally {
-			this.changes.clear();
+			this.decisions.settle();
 		}
+	}
+
+	/**
+	 * Reads the end users of what the page just read (`before`: where the reading stood before each
+	 * of its records) found (Include End User). Where one was not read in the poll's time, the
+	 * reading is taken back to before the record that found it, and stops.
+	 */
+	private async endUsersLacking(before: Standing[]): Promise<PagesEnd | undefined> {
+		if (!this.endUsers) return undefined;
+		const pageFound = before[0]?.found ?? this.found.length;
+		const foundInPage = this.found.slice(pageFound);
+		// What this page's own read of its end users got, whatever the other endpoint's reading
+		// does with the reads they share.
+		const endUsers = await this.endUsers.read(foundInPage.map(({ record }) => record));
+		const lacking = foundInPage.findIndex(({ record }) => endUsers.lacks(record));
+		if (lacking === -1) return undefined;
+		// The record that found it: the last to start at or before it.
+		this.restore(before.filter((standing) => standing.found <= pageFound + lacking).pop()!);
+		return {
+			stopped: true,
+			onEndUsers: true,
+			endUsersLacking: this.endUsers.whyLacking(endUsers),
+		};
 	}
 
 	/**
@@ -450,7 +394,7 @@ class StreamReading {
 					...common,
 					updated: { gte: this.cursor.complete + 1 },
 					sortKey: 'updated_at',
-					startPage: this.resuming?.page,
+					startPage: this.position.startPage,
 				});
 	}
 
@@ -465,19 +409,13 @@ class StreamReading {
 			)
 				continue;
 			before.push(this.standing());
-			const second =
-				wootricSeconds(record[`${this.reading}_at`]) ?? Math.max(this.second, this.listedFrom);
-			if (second !== this.second)
-				this.inSecond = second === this.resuming?.second ? this.resuming.before : 0;
-			this.inSecond++;
-			this.second = second;
-			const created = wootricSeconds(record.created_at) ?? this.second;
-			const entry = this.entryOf(record, this.second);
-			this.read.push(entry);
-			if (this.readPastCursor()) this.readPastComplete++;
+			const second = this.position.secondOf(record);
+			const created = wootricSeconds(record.created_at) ?? second;
+			const entry = this.entryOf(record, second);
+			this.position.place(entry, second);
 			const sighted = this.sighting(entry, created);
 			if (!sighted.known)
-				this.emit(this.eventsOf(record, created, sighted), record, created, this.second);
+				this.emit(this.decisions.eventsOf(record, created, sighted), record, created, second);
 		}
 		return before;
 	}
@@ -485,105 +423,16 @@ class StreamReading {
 	private standing(): Standing {
 		return {
 			found: this.found.length,
-			read: this.read.length,
-			second: this.second,
-			inSecond: this.inSecond,
-			readPastComplete: this.readPastComplete,
-			changes: this.changes.mark(),
+			position: this.position.mark(),
+			decisions: this.decisions.mark(),
 		};
-	}
-
-	/**
-	 * The end users of the page's first records only were read in the poll's time: the reading stops
-	 * before the record that found `found[lacking]`, as if it had not been read. `lacking` is an
-	 * index of this page's finds, so that record is one of `before`'s.
-	 */
-	private takeBackFrom(before: Standing[], lacking: number): void {
-		// The record that found it: the last to start at or before it.
-		this.restore(before.filter((standing) => standing.found <= lacking).pop()!);
 	}
 
 	/** Back to where the reading stood before a record: as if it had not read from there on. */
 	private restore(standing: Standing): void {
 		this.found.length = standing.found;
-		this.read.length = standing.read;
-		this.second = standing.second;
-		this.inSecond = standing.inSecond;
-		this.readPastComplete = standing.readPastComplete;
-		this.changes.undoTo(standing.changes);
-	}
-
-	/**
-	 * The events one sighting of a record stands for. A Response Created only for a response not
-	 * announced yet and within reach: read for the first time (new, in the state it is found in),
-	 * held by Wait Until Complete (new, as it is once complete), or not matching the filters yet
-	 * while still new (`unmatched`, by the rule's Treat as Complete After).
-	 */
-	private eventsOf(
-		record: IDataObject,
-		created: number,
-		{ changed, isNew }: { changed: boolean; isNew: boolean },
-	): EventName[] {
-		const { settings, newEvent, changes } = this;
-		const firstSeen = isNew && created >= this.emitFrom;
-		if (newEvent !== 'response')
-			return firstSeen && settings.events.includes(newEvent) ? [newEvent] : [];
-		const id = Number(record.id);
-		const held = this.waiting.has(id);
-		const announcing =
-			settings.events.includes('response') && (firstSeen || held || this.unmatched.has(id));
-		// A record stored late with an older created_at (an import) arrives: its updated_at is when
-		// it was stored, not a change. Unless a record stored after it was read in a second well
-		// before its updated_at: then it was stored before (a response stored invalidated, which the
-		// list leaves out, and counted since), and its updated_at is a change.
-		const arrivesLate =
-			firstSeen &&
-			created <= this.cursor.complete &&
-			!this.storedBefore(id, wootricSeconds(record.updated_at) ?? created);
-		if (
-			announcing &&
-			settings.waitUntilComplete &&
-			!isComplete(record, created, this.now(), settings.newForSeconds)
-		) {
-			// Held: what changes meanwhile reaches the workflow with its Response Created.
-			changes.set(this.waiting, id, created);
-			if (arrivesLate) changes.set(this.arrivals, id, wootricSeconds(record.updated_at) ?? created);
-			return [];
-		}
-		const isChange = changed || this.changedSinceStored(record, arrivesLate);
-		changes.delete(this.waiting, id);
-		changes.delete(this.arrivals, id);
-		changes.delete(this.unmatched, id);
-		const events = responseEvents(stateOf(record, created, isChange, firstSeen || held), settings);
-		if (!announcing) return events.filter((event) => event !== 'response');
-		const lastNewSecond = created + settings.newForSeconds;
-		if (
-			!events.includes('response') &&
-			(wootricSeconds(record.updated_at) ?? created) <= lastNewSecond
-		)
-			changes.set(this.unmatched, id, lastNewSecond);
-		return events;
-	}
-
-	/**
-	 * Whether record `id` was stored before `second`: a record with a higher id (stored after it, as
-	 * Wootric numbers records) was read, in `recent` or in this poll, at an updated_at SETTLE_SECONDS
-	 * or more before it. A record is readable within SETTLE_SECONDS of its stamps, so that one was
-	 * stored, and this one before it, earlier than `second`. Along created_at (an import's is older
-	 * than its storing) nothing tells.
-	 */
-	private storedBefore(id: number, second: number): boolean {
-		if (this.byCreated) return false;
-		const earlier = ([other, stamped]: ReadRecord) =>
-			other > id && stamped <= second - SETTLE_SECONDS;
-		return this.read.some(earlier) || this.cursor.recent.some(earlier);
-	}
-
-	/** Whether a record is changed since it was stored, by what this trigger knows of its arrival. */
-	private changedSinceStored(record: IDataObject, arrivesLate: boolean): boolean {
-		const updated = wootricSeconds(record.updated_at);
-		const arrived = this.arrivals.get(Number(record.id));
-		return changedSinceCreated(record) && !arrivesLate && updated !== arrived;
+		this.position.restore(standing.position);
+		this.decisions.undoTo(standing.decisions);
 	}
 
 	/**
@@ -596,16 +445,17 @@ class StreamReading {
 			stopped && !this.byCreated ? await this.announceMovedPastStop() : Infinity;
 		// Along created_at no change moves a record.
 		const movedFrom =
-			!this.byCreated && this.read.length >= PER_PAGE
+			!this.byCreated && this.position.count >= PER_PAGE
 				? await changedWhileRead(
 						this.context,
 						{ path: this.path, query: this.everyRecord, giveUpAt: this.clock.giveUpAt },
-						this.read,
+						this.position.records,
 						{ since: this.now() - SETTLE_SECONDS, mayGoOn: () => this.clock.mayClose() },
 					)
 				: Infinity;
 		await this.emitHeldDue();
-		return Math.min(stopped ? this.second - 1 : Infinity, movedFrom - 1, unannouncedFrom - 1);
+		const stoppedAt = this.position.lastSecond;
+		return Math.min(stopped ? stoppedAt - 1 : Infinity, movedFrom - 1, unannouncedFrom - 1);
 	}
 
 	/**
@@ -615,16 +465,16 @@ class StreamReading {
 	 * second before it, so that the next poll reads each again as new.
 	 */
 	private async announceMovedPastStop(): Promise<number> {
-		const { endUsers } = this;
+		const { endUsers, position } = this;
 		const moved = (
 			await readMovedPastStop(
 				this.context,
 				this.listing,
-				{ from: this.emitFrom, stop: this.second },
-				this.read,
+				{ from: this.emitFrom, stop: position.lastSecond },
+				position.records,
 			)
 		).flatMap((record) => {
-			const updated = wootricSeconds(record.updated_at) ?? this.second;
+			const updated = wootricSeconds(record.updated_at) ?? position.lastSecond;
 			const created = wootricSeconds(record.created_at) ?? updated;
 			const entry = this.entryOf(record, updated);
 			const sighted = this.sighting(entry, created);
@@ -638,8 +488,8 @@ class StreamReading {
 				unannouncedFrom = Math.min(unannouncedFrom, created);
 				continue;
 			}
-			this.read.push(entry);
-			this.emit(this.eventsOf(record, created, sighted), record, created, updated);
+			position.add(entry);
+			this.emit(this.decisions.eventsOf(record, created, sighted), record, created, updated);
 		}
 		return unannouncedFrom;
 	}
@@ -654,14 +504,12 @@ class StreamReading {
 		await emitTimedOut(
 			this.context,
 			{ ...this.listing, endUsers: this.endUsers },
-			this.waiting,
+			this.decisions.held,
 			settings.waitUntilComplete ? this.now() - settings.newForSeconds : Infinity,
 			(record, created) => {
 				const second = wootricSeconds(record[`${this.reading}_at`]) ?? created;
-				this.read.push(this.entryOf(record, second));
-				const state = stateOf(record, created, this.changedSinceStored(record, false), true);
-				this.arrivals.delete(Number(record.id));
-				this.emit(responseEvents(state, settings), record, created, second);
+				this.position.add(this.entryOf(record, second));
+				this.emit(this.decisions.eventsOfHeld(record, created), record, created, second);
 			},
 		);
 	}
@@ -672,15 +520,11 @@ class StreamReading {
 	 */
 	progress(readThrough: number, stopped: boolean): PollProgress {
 		return {
-			stoppedIn: stopped && !this.byCreated ? [this.second, this.inSecond] : undefined,
+			stoppedIn: stopped && !this.byCreated ? this.position.stoppedIn() : undefined,
 			answeredAt: this.now(),
-			read: this.read,
+			read: [...this.position.records],
 			readThrough,
-			waiting: [...this.waiting].map(([id, created]): [number, number, number?] => {
-				const arrived = this.arrivals.get(id);
-				return arrived === undefined ? [id, created] : [id, created, arrived];
-			}),
-			unmatched: [...this.unmatched],
+			...this.decisions.lists(),
 			told: this.told,
 		};
 	}
@@ -752,15 +596,4 @@ async function* untilOutOfTime(
 function outOfTime(error: unknown): OutOfTimeError {
 	if (error instanceof OutOfTimeError) return error;
 	throw error;
-}
-
-/** One state of a response, for the rule both triggers share (responseEvents). */
-function stateOf(record: IDataObject, created: number, isChange: boolean, firstSeen: boolean) {
-	return {
-		record,
-		createdSecond: created,
-		changedSecond: wootricSeconds(record.updated_at),
-		isChange,
-		firstSeen,
-	};
 }
