@@ -159,6 +159,17 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		return { ...poll, tookMs };
 	};
 
+	/** `count` polls a minute apart with a 5 s budget: how long each took, and its failure's class. */
+	const pollsAMinuteApart = async (session: TriggerSession, count: number) => {
+		const polls: Array<{ tookMs: number; failure?: unknown }> = [];
+		for (let poll = 0; poll < count; poll++) {
+			const { tookMs, error } = await pollWithin(session, 5_000);
+			polls.push({ tookMs, failure: error && ((error as { failure?: unknown }).failure ?? error) });
+			wait(60);
+		}
+		return polls;
+	};
+
 	it("5. a page's 50 end users read at 600 ms each, 5 s budget: every poll ends within n8n's timeout, and three polls emit all, in order, each once", async () => {
 		const options = { includeEndUser: true };
 		const session = new TriggerSession(fake, { events: ['response'], options });
@@ -257,12 +268,7 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		});
 		slow(/^\/v1\/responses$/, 800);
 
-		const polls: Array<{ tookMs: number; error?: string }> = [];
-		for (let poll = 0; poll < 4; poll++) {
-			const { tookMs, error } = await pollWithin(session, 5_000);
-			polls.push({ tookMs, error: error?.message });
-			wait(60);
-		}
+		const polls = await pollsAMinuteApart(session, 4);
 
 		expect(polls.filter(({ tookMs }) => tookMs > 5_000)).toEqual([]);
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
@@ -280,14 +286,11 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 		wait(1);
 		slow(/^\/v1\/responses$/, 800);
 
-		const polls: Array<{ tookMs: number; error?: string }> = [];
-		for (let poll = 0; poll < 4; poll++) {
-			const { tookMs, error } = await pollWithin(session, 5_000);
-			polls.push({ tookMs, error: error?.message });
-			wait(60);
-		}
+		const polls = await pollsAMinuteApart(session, 4);
 
 		expect(polls.filter(({ tookMs }) => tookMs > 6_250)).toEqual([]);
+		for (const { failure } of polls.filter((poll) => poll.failure))
+			expect(failure).toMatchObject({ cause: 'temporarily-unavailable' });
 		expect(session.emitted.map((item) => Number(item.id))).toEqual(responses.map(({ id }) => id));
 	}, 60_000);
 
