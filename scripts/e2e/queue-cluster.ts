@@ -31,10 +31,16 @@ export interface QueueCluster extends N8nWithPackage {
  * folder and this package installed there as a community package, all with the same encryption key.
  */
 export async function startQueueCluster(
-	options: N8nWithPackageOptions & { workers: number; webhookProcesses: number },
+	options: N8nWithPackageOptions & {
+		workers: number;
+		webhookProcesses: number;
+		/** Started already (a test that needs Redis's address first); stopped with the cluster. */
+		services?: QueueServices;
+	},
 ): Promise<QueueCluster> {
 	const log = options.log ?? (() => {});
-	const services = await startQueueServices(join(options.workFolder, 'services'), log);
+	const services =
+		options.services ?? (await startQueueServices(join(options.workFolder, 'services'), log));
 	const workers: N8nInstance[] = [];
 	const webhookProcesses: N8nInstance[] = [];
 	let main: N8nWithPackage | undefined;

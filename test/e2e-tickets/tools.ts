@@ -12,8 +12,14 @@ import type { CredentialForImport, WorkflowFile } from '../../scripts/e2e/workfl
 export const TOOL_NAMES = ['zendesk', 'jira', 'slack'] as const;
 export type ToolName = (typeof TOOL_NAMES)[number];
 
-/** The Remove Duplicates node of every ticket example that folds repeats across executions. */
-export const SKIP_REPEATS = 'Skip Repeats';
+/**
+ * Where the examples' claims live (docs/tickets.md, "One ticket per response"): a Redis server, the
+ * one queue mode has.
+ */
+export interface RedisAddress {
+	host: string;
+	port: number;
+}
 
 /** A ticket (issue, message) as a person reading the tool sees it: everything written on it. */
 export interface TicketSeen {
@@ -25,8 +31,10 @@ export interface TicketSeen {
 export interface ToolUnderTest {
 	name: ToolName;
 	workflow: WorkflowFile;
-	/** The credential the example uses, pointed at the fake. */
+	/** The tool's credential the example uses, pointed at the fake. */
 	credential: CredentialForImport;
+	/** The fake, to take the tool down (`outage`) and bring it back. */
+	fake: FakeToolServer;
 	/**
 	 * What the tool holds for an end user: each ticket whose requester, summary or message names
 	 * this email (every end user of the scenario has their own).
@@ -49,6 +57,8 @@ export interface ToolUnderTest {
 
 export interface ToolsUnderTest {
 	list: ToolUnderTest[];
+	/** Every credential the examples reference: the tools' and the Redis one they share. */
+	credentials: CredentialForImport[];
 	/** What n8n must be started with for the tools' fixed hosts to reach the fakes. */
 	n8nEnv: Record<string, string>;
 	/** The proxy that serves Zendesk's and Slack's hosts; none for Jira alone. */
@@ -97,6 +107,11 @@ function credentialOf(
 		if (reference) return { ...reference, type, data };
 	}
 	throw new Error(`"${workflow.name}" has no node with a ${type} credential`);
+}
+
+/** The Redis credential the three examples share, holding `redis`'s address. */
+function redisCredential(redis: RedisAddress): CredentialForImport {
+	return credentialOf(example(TICKET_EXAMPLES.jira), 'redis', { ...redis, database: 0 });
 }
 
 /**
@@ -189,19 +204,16 @@ function exampleFor(
 	return { name, workflow, credential: credentialOf(workflow, CREDENTIAL_TYPES[name], data) };
 }
 
-/** The example with Remove Duplicates' history made `size` long (the examples keep 10,000). */
-export function withHistorySize(workflow: WorkflowFile, size: number): WorkflowFile {
+/** The Wait node after a tool's error, before the flow tries the response again. */
+export const RETRY_LATER = 'Retry Later';
+
+/** The example retrying a tool's error after `seconds` (the examples wait a minute). */
+export function withRetriesAfter(workflow: WorkflowFile, seconds: number): WorkflowFile {
 	return {
 		...workflow,
 		nodes: workflow.nodes.map((node) =>
-			node.name === SKIP_REPEATS
-				? {
-						...node,
-						parameters: {
-							...node.parameters,
-							options: { ...(node.parameters.options as object), historySize: size },
-						},
-					}
+			node.name === RETRY_LATER
+				? { ...node, parameters: { ...node.parameters, amount: seconds } }
 				: node,
 		),
 	};
@@ -242,6 +254,7 @@ function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
 	];
 	return {
 		...exampleFor('zendesk', zendesk),
+		fake: zendesk,
 		ticketsFor: (email) =>
 			requestedBy(email).map((ticket) => ({
 				texts: withFollowUps(ticket).flatMap((one) => one.comments.map((comment) => comment.body)),
@@ -263,6 +276,7 @@ function zendeskUnderTest(zendesk: FakeZendesk): ToolUnderTest {
 function jiraUnderTest(jira: FakeJira): ToolUnderTest {
 	return {
 		...exampleFor('jira', jira),
+		fake: jira,
 		ticketsFor: (email) =>
 			jira.issues
 				.filter((issue) => mentions(issue.summary, email))
@@ -294,6 +308,7 @@ function asShown(text: string): string {
 function slackUnderTest(slack: FakeSlack): ToolUnderTest {
 	return {
 		...exampleFor('slack', slack),
+		fake: slack,
 		ticketsFor: (email) =>
 			slack.parents
 				.filter((message) => mentions(message.text, email))
@@ -328,12 +343,18 @@ export function ticketExamplesSetUp(): {
 	);
 	return {
 		workflows: set.map(({ workflow }) => workflow),
-		credentials: set.map(({ credential }) => credential),
+		credentials: [
+			...set.map(({ credential }) => credential),
+			redisCredential({ host: 'localhost', port: 6379 }),
+		],
 	};
 }
 
-/** Starts the fakes of the named tools, and the proxy that serves Zendesk's and Slack's hosts. */
-export async function startTools(names: ToolName[]): Promise<ToolsUnderTest> {
+/**
+ * Starts the fakes of the named tools, and the proxy that serves Zendesk's and Slack's hosts; the
+ * examples' claims go to `redis`.
+ */
+export async function startTools(names: ToolName[], redis: RedisAddress): Promise<ToolsUnderTest> {
 	const zendesk = new FakeZendesk();
 	const jira = new FakeJira();
 	const slack = new FakeSlack();
@@ -346,8 +367,10 @@ export async function startTools(names: ToolName[]): Promise<ToolsUnderTest> {
 	// Jira alone needs no proxy: its credential takes the fake's URL.
 	const proxy = Object.keys(routes).length > 0 ? await new ToolsProxy(routes).start() : undefined;
 	const builders = { zendesk: zendeskUnderTest, jira: jiraUnderTest, slack: slackUnderTest };
+	const list = names.map((name) => builders[name](fakes[name] as never));
 	return {
-		list: names.map((name) => builders[name](fakes[name] as never)),
+		list,
+		credentials: [...list.map((tool) => tool.credential), redisCredential(redis)],
 		n8nEnv: proxy?.n8nEnv() ?? {},
 		proxy,
 		close: async () => {

@@ -19,11 +19,11 @@ describe('workflows saved with node version 1', () => {
 		...readWorkflows(join(__dirname, '..', 'e2e', 'workflows')),
 	]
 		.flatMap((workflow) => workflow.nodes as INode[])
-		.filter((node) => node.type === 'n8n-nodes-wootric.wootric');
+		// The ticket examples' Current Response is of the version it was added with (1.3).
+		.filter((node) => node.type === 'n8n-nodes-wootric.wootric' && node.typeVersion === 1);
 
-	it('are there to check, all of version 1', () => {
+	it('are there to check', () => {
 		expect(savedNodes.length).toBeGreaterThan(10);
-		expect(new Set(savedNodes.map((node) => node.typeVersion))).toEqual(new Set([1]));
 	});
 
 	it('keep every parameter they set', async () => {

@@ -26,7 +26,9 @@ const steps = (workflow: WorkflowFile) =>
 	workflow.nodes.filter((node) => node.type !== 'n8n-nodes-base.stickyNote');
 
 /** Every resource locator (`{__rl: true, value, mode}`) in a node's parameters. */
-function resourceLocators(value: unknown): Array<{ value: unknown; cachedResultName?: unknown }> {
+function resourceLocators(
+	value: unknown,
+): Array<{ value: unknown; mode?: unknown; cachedResultName?: unknown }> {
 	if (Array.isArray(value)) return value.flatMap(resourceLocators);
 	if (typeof value !== 'object' || value === null) return [];
 	const object = value as Record<string, unknown>;
@@ -68,7 +70,12 @@ describe('the ticket examples as shipped', () => {
 		const picked = shipped.flatMap(({ name, workflow }) =>
 			steps(workflow).flatMap((node) =>
 				resourceLocators(node.parameters)
-					.filter((locator) => locator.value !== '' || locator.cachedResultName !== undefined)
+					// An expression by ID (Current Response's end user) is no pick.
+					.filter(
+						(locator) =>
+							(locator.mode === 'list' && locator.value !== '') ||
+							locator.cachedResultName !== undefined,
+					)
 					.map((locator) => `${name} › ${node.name}: ${JSON.stringify(locator)}`),
 			),
 		);
@@ -92,13 +99,15 @@ describe('the ticket examples as shipped', () => {
 		}
 	});
 
-	it('define the response key and the comment mark once, in Keys; every other node reads them there', () => {
-		for (const { name, workflow } of shipped) {
-			const keys = workflow.nodes.find((node) => node.name === 'Keys');
-			const fields = (
-				keys?.parameters.assignments as { assignments: Array<{ name: string; value: string }> }
+	it('define each key and mark once: the response and claim keys in Keys, the comment mark in Comment; every other node reads them there', () => {
+		const fieldsOf = (workflow: WorkflowFile, name: string) =>
+			(
+				workflow.nodes.find((node) => node.name === name)?.parameters.assignments as {
+					assignments: Array<{ name: string; value: string }>;
+				}
 			).assignments;
-			expect({ name, keys: fields.slice(0, 2) }).toEqual({
+		for (const { name, workflow } of shipped) {
+			expect({ name, keys: fieldsOf(workflow, 'Keys').slice(0, 2) }).toEqual({
 				name,
 				keys: [
 					expect.objectContaining({
@@ -106,15 +115,22 @@ describe('the ticket examples as shipped', () => {
 						value: '=wootric-response-{{ $json.id }}',
 					}),
 					expect.objectContaining({
-						name: 'commentMark',
-						value: expect.stringContaining("'wootric-comment-' + $json.text.hash('md5')"),
+						name: 'claimKey',
+						value: '=wootric-claim-{{ $workflow.id }}-{{ $json.id }}',
 					}),
 				],
 			});
+			expect({ name, comment: fieldsOf(workflow, 'Comment')[0] }).toEqual({
+				name,
+				comment: expect.objectContaining({
+					name: 'commentMark',
+					value: expect.stringContaining("'wootric-comment-' + $json.text.hash('md5')"),
+				}),
+			});
 			const elsewhere = steps(workflow)
-				.filter((node) => node.name !== 'Keys')
+				.filter((node) => node.name !== 'Keys' && node.name !== 'Comment')
 				.filter((node) =>
-					/hash\(|wootric[-_]response[-_]'|wootric[-_]response[-_]\{\{/.test(
+					/hash\(|wootric[-_](response|claim|ticket)[-_]'|wootric[-_](response|claim|ticket)[-_]\{\{/.test(
 						JSON.stringify(node.parameters),
 					),
 				)

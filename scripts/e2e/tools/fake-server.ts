@@ -45,6 +45,8 @@ export abstract class FakeToolServer {
 	readonly requests: ToolRequest[] = [];
 	readonly server: Server;
 	url = '';
+	/** While set, every request gets this answer instead of the model's: the tool is down. */
+	outage: ToolAnswer | undefined;
 
 	constructor() {
 		this.server = createServer((request, response) => void this.serve(request, response));
@@ -83,7 +85,7 @@ export abstract class FakeToolServer {
 		};
 		let answer: ToolAnswer;
 		try {
-			answer = this.answer(call);
+			answer = this.outage ?? this.answer(call);
 		} catch (error) {
 			// A bug in a model: answer it as the 500 it is rather than hang the client.
 			answer = { status: 500, body: { error: String(error) } };
