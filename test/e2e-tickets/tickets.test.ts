@@ -357,11 +357,16 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 			fake.outgoingWebhooks.faults.clear();
 			await everyToolCaughtUp('a ticket for each detractor of the burst', 60_000);
 
+			// One create taken for the first (Slack answers 429 to posts side by side, at the default
+			// concurrency: those opened nothing, and were tried again).
 			const [first] = detractors.values();
 			for (const tool of tools.list)
 				expect({
 					tool: tool.name,
-					opened: tool.createsFor(first.email).map((request) => request.status),
+					opened: tool
+						.createsFor(first.email)
+						.map((request) => request.status)
+						.filter((status) => status !== 429),
 				}).toEqual({
 					tool: tool.name,
 					opened: [tool.name === 'slack' ? 200 : 201],
@@ -659,7 +664,17 @@ describe('a detractor becomes one ticket in each tool, exactly once', () => {
 							if (run.data && !returned[node]?.includes(run.data.main.length))
 								(returned[node] ??= []).push(run.data.main.length);
 				}
-				expect({ tool: tool.name, returned }).toEqual({ tool: tool.name, returned: stated });
+				// A node the newest runs did not reach (Free? runs only when an execution waited for a
+				// claim) has nothing to check; the nodes every run reaches must be among those checked.
+				expect({ tool: tool.name, returned }).toEqual({
+					tool: tool.name,
+					returned: Object.fromEntries(
+						Object.entries(stated).filter(([node]) => returned[node] !== undefined),
+					),
+				});
+				expect(Object.keys(returned)).toEqual(
+					expect.arrayContaining(['Claimed?', 'Ticket Open?', 'One at a Time']),
+				);
 			}
 
 			// n8n marks, by its node types' own checks, the nodes the user must set in each example as
