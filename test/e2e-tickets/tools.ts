@@ -205,7 +205,7 @@ function exampleFor(
 }
 
 /** The Wait node after a tool's error, before the flow tries the response again. */
-export const RETRY_LATER = 'Retry Later';
+const RETRY_LATER = 'Retry Later';
 
 /** The example retrying a tool's error after `seconds` (the examples wait a minute). */
 export function withRetriesAfter(workflow: WorkflowFile, seconds: number): WorkflowFile {
