@@ -5,6 +5,7 @@ import { addDecline, addResponse, createEndUser, startFakeWootric } from '../fak
 import type { EndUser, SurveyResponse } from '../fake/store';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
 import type { Sleeping } from '../support/sleep-on-both-clocks';
+import { sentTimesOf } from '../support/sent-at';
 
 /**
  * The polling trigger's failures to go on (issue 57, items 4 to 6), each as it was reproduced: a
@@ -21,8 +22,11 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 
 	beforeAll(() => fakeDateOnly(Date.UTC(2026, 10, 20, 12, 0, 0, 400)));
 	afterAll(() => jest.useRealTimers());
+	/** When the request the fake received last was sent. */
+	let lastSentAt: () => number;
 	beforeEach(async () => {
 		fake = await startFakeWootric();
+		lastSentAt = sentTimesOf(fake);
 	});
 	afterEach(async () => await fake.close());
 
@@ -135,7 +139,7 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 			fault: {
 				kind: 'held',
 				get released() {
-					const answeredAt = Date.now() + ms;
+					const answeredAt = lastSentAt() + ms;
 					return new Promise((resolve) => setTimeout(resolve, 20)).then(() =>
 						jest.setSystemTime(Math.max(Date.now(), answeredAt)),
 					);
