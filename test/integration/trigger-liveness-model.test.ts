@@ -156,7 +156,8 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 				path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
 				times: random.int(1, 3),
 				when: (request) =>
-					lastSentAt() > pollStartedAt + budgetMs * 0.6 && (sentInTime(request), (served503 = true)),
+					lastSentAt() > pollStartedAt + budgetMs * 0.6 &&
+					(sentInTime(request), (served503 = true)),
 				fault: { kind: 'status', status: 503 },
 			});
 		fake.faults.inject({
