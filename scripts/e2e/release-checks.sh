@@ -34,8 +34,9 @@ export E2E_PACKAGE_TARBALL
 # A part that fails does not stop the ones after it: each has its own verdict, and the run fails at the end.
 failed=0
 timed 'version checks on the other n8n versions' bash scripts/e2e/matrix.sh --others || failed=1
-# The ticket examples (Zendesk, Jira, Slack), all three, in one process and in queue mode (one worker), on
-# every version, the pinned one too: .ci/run runs Jira alone in one process there.
+# The ticket examples (Zendesk, Jira, Slack), all three, in one process and in queue mode (a main, a
+# webhook process, two workers), on every version, the pinned one too: .ci/run runs Jira alone in queue
+# mode there.
 for version in $(node -p "require('./scripts/e2e/n8n-versions.json').matrix.join(' ')"); do
 	for mode in regular queue; do
 		timed "tickets ($mode), n8n $version" env E2E_N8N_VERSION="$version" E2E_TICKET_MODE="$mode" npm run --silent test:e2e:tickets || failed=1
