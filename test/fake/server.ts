@@ -64,8 +64,11 @@ export class FakeWootric {
 	readonly rateLimits = new RateLimiter(this.clock);
 	/** Every request received, in order, with the status it got. */
 	readonly requests: FakeRequest[] = [];
-	/** Called as each request arrives, before it is handled: lets a test change the world mid-run. */
-	readonly arrivalHooks: Array<(request: FakeRequest) => void> = [];
+	/**
+	 * Called as each request arrives, before it is handled: lets a test change the world mid-run. With
+	 * the port the request came from, which tells it from another one alike (test/support/sent-at.ts).
+	 */
+	readonly arrivalHooks: Array<(request: FakeRequest, clientPort?: number) => void> = [];
 	/**
 	 * Called with each successful answer's body before it is sent: lets a test show a record the way
 	 * a broken service would.
@@ -172,7 +175,7 @@ export class FakeWootric {
 		this.requests.push(request);
 		this.mostAtOnce = Math.max(this.mostAtOnce, ++this.handling);
 		try {
-			for (const hook of this.arrivalHooks) hook(request);
+			for (const hook of this.arrivalHooks) hook(request, incoming.socket.remotePort);
 			if (this.latencyMs > 0) await new Promise((resolve) => setTimeout(resolve, this.latencyMs));
 			await this.answer(request, bodyError, outgoing);
 		} finally {

@@ -4,6 +4,7 @@ import { addDecline, addResponse, createEndUser, type FakeWootric } from '../fak
 import { replayCommand, schedulesOf } from '../support/test-size';
 import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wootric';
 import type { Sleeping } from '../support/sleep-on-both-clocks';
+import { sentTimesOf } from '../support/sent-at';
 
 /**
  * Liveness of the Wootric Trigger: whenever something is owed, a poll soon emits it. Seeded
@@ -135,18 +136,18 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 		}
 	};
 
-	/**
-	 * Each request takes its time on both clocks from when it arrives (requests at once overlap), and
-	 * is answered after a random real moment, so that polls at once interleave in any order.
-	 */
 	/** Whether the service answered 503 in the poll under way. */
 	let served503 = false;
+	/**
+	 * Each request takes its time on both clocks from when it was sent (requests at once overlap), and
+	 * is answered after a random real moment, so that polls at once interleave in any order.
+	 */
 	const slowService = (pollStartedAt: number) => {
 		served503 = false;
 		const sentInTime = (request: { path: string }) => {
-			if (Date.now() > pollStartedAt + budgetMs)
+			if (lastSentAt() > pollStartedAt + budgetMs)
 				failures.push(
-					`a poll sent ${request.path} ${(Date.now() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
+					`a poll sent ${request.path} ${(lastSentAt() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
 				);
 		};
 		if (serverErrors && random.chance(0.3))
@@ -155,7 +156,8 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 				path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
 				times: random.int(1, 3),
 				when: (request) =>
-					Date.now() > pollStartedAt + budgetMs * 0.6 && (sentInTime(request), (served503 = true)),
+					lastSentAt() > pollStartedAt + budgetMs * 0.6 &&
+					(sentInTime(request), (served503 = true)),
 				fault: { kind: 'status', status: 503 },
 			});
 		fake.faults.inject({
@@ -166,9 +168,9 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 			fault: {
 				kind: 'held',
 				get released() {
-					// Held 10 ms of real time: requests sent together all arrive, on the fake's clock, before
-					// the first answer moves it on; then in a random order.
-					const answeredAt = arrivedAt + takesMs;
+					// Answered its time after it was sent, however late it arrived; held 10 to 13 ms of real
+					// time, so that requests sent together are answered in a random order.
+					const answeredAt = lastSentAt() + takesMs;
 					return new Promise((resolve) => setTimeout(resolve, 10 + random.int(0, 3))).then(() => {
 						jest.setSystemTime(Math.max(Date.now(), answeredAt));
 					});
@@ -176,10 +178,9 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 			},
 		});
 	};
-	let arrivedAt = 0;
+	const lastSentAt = sentTimesOf(fake);
 	let takesMs = 0;
 	fake.arrivalHooks.push((request) => {
-		arrivedAt = Date.now();
 		takesMs = request.path.startsWith('/v1/end_users/') ? endUserMs : pageMs;
 	});
 
