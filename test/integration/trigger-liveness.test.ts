@@ -128,7 +128,7 @@ describe('Wootric Trigger: every poll ends, and the next goes on', () => {
 	});
 
 	/**
-	 * Every request to `path` takes `ms` on both clocks from when it arrives; requests at once overlap
+	 * Every request to `path` takes `ms` on both clocks from when it was sent; requests at once overlap
 	 * (four at once take `ms`, not four times it).
 	 */
 	const slow = (path: RegExp, ms: number) =>
