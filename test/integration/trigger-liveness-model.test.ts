@@ -4,7 +4,6 @@ import { addDecline, addResponse, createEndUser, type FakeWootric } from '../fak
 import { replayCommand, schedulesOf } from '../support/test-size';
 import { fakeWootricOverTime, seededRandom, TriggerSession } from '../support/wootric';
 import type { Sleeping } from '../support/sleep-on-both-clocks';
-import { sentTimesOf } from '../support/sent-at';
 
 /**
  * Liveness of the Wootric Trigger: whenever something is owed, a poll soon emits it. Seeded
@@ -136,18 +135,18 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 		}
 	};
 
-	/** Whether the service answered 503 in the poll under way. */
-	let served503 = false;
 	/**
-	 * Each request takes its time on both clocks from when it was sent (requests at once overlap), and
+	 * Each request takes its time on both clocks from when it arrives (requests at once overlap), and
 	 * is answered after a random real moment, so that polls at once interleave in any order.
 	 */
+	/** Whether the service answered 503 in the poll under way. */
+	let served503 = false;
 	const slowService = (pollStartedAt: number) => {
 		served503 = false;
 		const sentInTime = (request: { path: string }) => {
-			if (lastSentAt() > pollStartedAt + budgetMs)
+			if (Date.now() > pollStartedAt + budgetMs)
 				failures.push(
-					`a poll sent ${request.path} ${(lastSentAt() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
+					`a poll sent ${request.path} ${(Date.now() - pollStartedAt) / 1000} s after it started, past its ${budgetMs / 1000} s budget`,
 				);
 		};
 		if (serverErrors && random.chance(0.3))
@@ -156,8 +155,7 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 				path: /^\/v1\/(responses|declines|end_users\/\d+)$/,
 				times: random.int(1, 3),
 				when: (request) =>
-					lastSentAt() > pollStartedAt + budgetMs * 0.6 &&
-					(sentInTime(request), (served503 = true)),
+					Date.now() > pollStartedAt + budgetMs * 0.6 && (sentInTime(request), (served503 = true)),
 				fault: { kind: 'status', status: 503 },
 			});
 		fake.faults.inject({
@@ -168,9 +166,9 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 			fault: {
 				kind: 'held',
 				get released() {
-					// Answered its time after it was sent, however late it arrived; held 10 to 13 ms of real
-					// time, so that requests sent together are answered in a random order.
-					const answeredAt = lastSentAt() + takesMs;
+					// Held 10 ms of real time: requests sent together all arrive, on the fake's clock, before
+					// the first answer moves it on; then in a random order.
+					const answeredAt = arrivedAt + takesMs;
 					return new Promise((resolve) => setTimeout(resolve, 10 + random.int(0, 3))).then(() => {
 						jest.setSystemTime(Math.max(Date.now(), answeredAt));
 					});
@@ -178,9 +176,10 @@ async function runSchedule(fake: FakeWootric, seed: number): Promise<string[]> {
 			},
 		});
 	};
-	const lastSentAt = sentTimesOf(fake);
+	let arrivedAt = 0;
 	let takesMs = 0;
 	fake.arrivalHooks.push((request) => {
+		arrivedAt = Date.now();
 		takesMs = request.path.startsWith('/v1/end_users/') ? endUserMs : pageMs;
 	});
 
