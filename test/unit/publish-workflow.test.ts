@@ -123,6 +123,30 @@ describe('the publish workflow', () => {
 		);
 	});
 
+	it('runs the suites npm test leaves for later there (TEST_REAL_TIME=later), each after the provisioning', () => {
+		const ciRun = readFileSync(join(REPO_ROOT, '.ci', 'run'), 'utf8');
+		// jest.config.js as jest reads it, in a process of its own with the variable set or not.
+		const ignoredBy = (env: Record<string, string>): string[] => {
+			const printed = spawnSync(
+				process.execPath,
+				['-p', "JSON.stringify(require('./jest.config.js').testPathIgnorePatterns)"],
+				{ cwd: REPO_ROOT, env: { ...process.env, TEST_REAL_TIME: '', ...env }, encoding: 'utf8' },
+			);
+			return JSON.parse(printed.stdout) as string[];
+		};
+		const always = ignoredBy({});
+		const later = ignoredBy({ TEST_REAL_TIME: 'later' }).filter(
+			(pattern) => !always.includes(pattern),
+		);
+		expect(later.length).toBeGreaterThan(0);
+		expect(ciRun).toMatch(/TEST_REAL_TIME=later npm test$/m);
+		const provisioned = ciRun.indexOf('wait "$prepare_pid"');
+		const laterRun = ciRun.match(/^stage '[^']+' (?:env (?:[A-Z_]+=\S+ )+)?npx jest ([^|\n]+)/m);
+		expect(laterRun?.index).toBeGreaterThan(provisioned);
+		const paths = (laterRun?.[1] ?? '').trim().split(/\s+/);
+		for (const pattern of later) expect(paths).toContain(pattern.replace('<rootDir>/', ''));
+	});
+
 	it('runs the release tier, npm run test:release, after .ci/run and before publishing, unconditionally', () => {
 		expect(commandLines(steps[releaseStep])).toEqual(['npm run test:release']);
 		expect(ciStep).toBeLessThan(releaseStep);
