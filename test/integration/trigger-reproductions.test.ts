@@ -20,6 +20,14 @@ import { fakeDateOnly, TriggerSession } from '../support/wootric';
  * counted later, taken for an import. The host's clock (Date) is the test's and moves with the
  * service's, as time passes for both.
  */
+
+/**
+ * How long the full-size reproductions (10,100 to 25,000 records through n8n's engine) may take: a
+ * guard against a hang, not a speed check (`npm run bench` measures speed). The 25,000 take half a
+ * minute alone; beside CI's background install on a slow two-core machine they ran past 90 s.
+ */
+const FULL_SIZE_TIMEOUT_MS = 300_000;
+
 describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
 	let user: EndUser;
@@ -106,7 +114,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			expect(listRequests().length - before).toBe(1);
 			expect(stateSize(session)).toBeLessThan(300);
 		},
-		90_000,
+		FULL_SIZE_TIMEOUT_MS,
 	);
 
 	itAtFullSize(
@@ -141,7 +149,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 			]);
 			// 20,100 records paged through n8n's engine: ~11 s alone, more on a loaded CI machine.
 		},
-		90_000,
+		FULL_SIZE_TIMEOUT_MS,
 	);
 
 	it('3. one response waiting and 2,000 newer: an idle poll costs one request; 200,000 waiting ones do not break the poll', async () => {
@@ -441,7 +449,7 @@ describe('Wootric Trigger: the cursor reproductions', () => {
 				responses.map(({ id }) => id).sort((a, b) => a - b),
 			);
 		},
-		90_000,
+		FULL_SIZE_TIMEOUT_MS,
 	);
 
 	it('13. a response stored invalidated, then counted with a comment, read for the first time after the cursor passed its creation, within Lookback: emitted as new and as changed, not as an import', async () => {
