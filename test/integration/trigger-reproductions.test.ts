@@ -12,6 +12,13 @@ import { itAtFullSize } from '../support/test-size';
 import { fakeDateOnly, TriggerSession } from '../support/wootric';
 
 /**
+ * How long the full-size reproductions (10,100 to 25,000 records through n8n's engine) may take: a
+ * guard against a hang, not a speed check (`npm run bench` measures speed). The 25,000 take half a
+ * minute alone; beside CI's background install on a slow two-core machine they ran past 90 s.
+ */
+const FULL_SIZE_TIMEOUT_MS = 300_000;
+
+/**
  * What went wrong with the trigger's cursor, each as it was reproduced: before its redesign, poll
  * gaps of n8n's "Every Minute", a long Lookback, waiting responses, Start From's time zone,
  * Lookback at activation, and a second holding more than a window; after it, a change in the
@@ -20,13 +27,6 @@ import { fakeDateOnly, TriggerSession } from '../support/wootric';
  * counted later, taken for an import. The host's clock (Date) is the test's and moves with the
  * service's, as time passes for both.
  */
-
-/**
- * How long the full-size reproductions (10,100 to 25,000 records through n8n's engine) may take: a
- * guard against a hang, not a speed check (`npm run bench` measures speed). The 25,000 take half a
- * minute alone; beside CI's background install on a slow two-core machine they ran past 90 s.
- */
-const FULL_SIZE_TIMEOUT_MS = 300_000;
 
 describe('Wootric Trigger: the cursor reproductions', () => {
 	let fake: FakeWootric;
